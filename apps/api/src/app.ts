@@ -1,0 +1,73 @@
+import compression from 'compression';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pinoHttp } from 'pino-http';
+import type { Container } from './container.js';
+import { requireAuth } from './middleware/auth.js';
+import { errorHandler, notFound } from './middleware/errors.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { docsRoutes } from './routes/docs.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { usersRoutes } from './routes/users.routes.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+/** Paths the server answers itself; everything else under GET is the web app. */
+const SERVER_PATHS = /^\/(api|health|ws|models|inference|generation|images)(\/|$)/;
+
+export function createApp(c: Container): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', c.env.TRUST_PROXY);
+
+  app.use(
+    pinoHttp({
+      logger: c.logger,
+      // Reuse a sane incoming id (from a proxy), else mint one; echoed back to the client.
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id =
+          typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/health' },
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'"] },
+      },
+    }),
+  );
+  app.use(compression());
+  app.use(express.json({ limit: '64kb', strict: true }));
+
+  const auth = requireAuth(c.accessToken, c.revocations);
+  app.use(healthRoutes(c.health));
+  app.use(docsRoutes(c.env.APP_VERSION));
+  app.use('/api/v1/auth', authRoutes(c.auth, auth));
+  app.use('/api/v1/users', usersRoutes(c.users, auth));
+
+  const webDist = c.env.WEB_DIST;
+  if (webDist && existsSync(path.join(webDist, 'index.html'))) {
+    // Hashed assets never change; index.html must always be revalidated.
+    app.use(
+      '/assets',
+      express.static(path.join(webDist, 'assets'), { immutable: true, maxAge: '1y' }),
+    );
+    app.use(express.static(webDist, { index: false, maxAge: 0 }));
+    app.get(/.*/, (req, res, next) => {
+      if (SERVER_PATHS.test(req.path)) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(webDist, 'index.html'));
+    });
+  }
+
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,95 @@
+import { createDb, type Db } from '@studioshot/db';
+import { Redis } from 'ioredis';
+import type { Env } from './env.js';
+import type { Logger } from './logger.js';
+import { createMailer, type Mailer } from './repositories/mailer.js';
+import { SessionRevocationsRepository } from './repositories/session-revocations.repository.js';
+import { TokensRepository } from './repositories/tokens.repository.js';
+import { UsersRepository } from './repositories/users.repository.js';
+import { AuthService } from './services/auth.service.js';
+import { HealthService } from './services/health.service.js';
+import { ActionRateLimit } from './services/rate-limits.js';
+import type { AccessTokenConfig } from './services/tokens.js';
+import { UsersService } from './services/users.service.js';
+
+/** Everything the HTTP layer needs, wired once from the environment. */
+export interface Container {
+  env: Env;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  mailer: Mailer;
+  accessToken: AccessTokenConfig;
+  revocations: SessionRevocationsRepository;
+  auth: AuthService;
+  users: UsersService;
+  health: HealthService;
+  close(): Promise<void>;
+}
+
+export function createContainer(env: Env, logger: Logger): Container {
+  const db = createDb(env.DATABASE_URL, { max: 20 });
+  const redis = new Redis(env.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  const accessToken: AccessTokenConfig = {
+    secret: env.JWT_SECRET,
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    ttlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+  };
+  const usersRepo = new UsersRepository(db);
+  const revocations = new SessionRevocationsRepository(
+    redis,
+    env.REDIS_PREFIX,
+    env.ACCESS_TOKEN_TTL_SECONDS,
+  );
+  const mailer = createMailer({
+    db,
+    logger,
+    transport: env.MAIL_TRANSPORT,
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+  });
+  const auth = new AuthService({
+    config: {
+      accessToken,
+      refreshTokenTtlDays: env.REFRESH_TOKEN_TTL_DAYS,
+      bcryptCost: env.BCRYPT_COST,
+      forgotPasswordMinMs: env.FORGOT_PASSWORD_MIN_MS,
+      publicUrl: env.PUBLIC_URL,
+    },
+    users: usersRepo,
+    tokens: new TokensRepository(db),
+    revocations,
+    mailer,
+    loginLimit: new ActionRateLimit(
+      redis,
+      `${env.REDIS_PREFIX}rl:login`,
+      { points: env.LOGIN_MAX_PER_ACCOUNT, windowSeconds: env.LOGIN_WINDOW_SECONDS },
+      { points: env.LOGIN_MAX_PER_IP, windowSeconds: env.LOGIN_WINDOW_SECONDS },
+      'sign-in attempts',
+    ),
+    forgotLimit: new ActionRateLimit(
+      redis,
+      `${env.REDIS_PREFIX}rl:forgot`,
+      { points: env.FORGOT_MAX_PER_ACCOUNT, windowSeconds: env.FORGOT_WINDOW_SECONDS },
+      { points: env.FORGOT_MAX_PER_IP, windowSeconds: env.FORGOT_WINDOW_SECONDS },
+      'password reset requests',
+    ),
+  });
+  return {
+    env,
+    logger,
+    db,
+    redis,
+    mailer,
+    accessToken,
+    revocations,
+    auth,
+    users: new UsersService(usersRepo),
+    health: new HealthService(db, redis, env.APP_VERSION),
+    async close() {
+      await Promise.allSettled([db.destroy(), redis.quit()]);
+    },
+  };
+}

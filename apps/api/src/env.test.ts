@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, loadEnv } from './env.js';
+
+const valid = {
+  DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  JWT_SECRET: 'x'.repeat(32),
+};
+
+describe('loadEnv', () => {
+  it('fills the defaults', () => {
+    const env = loadEnv(valid);
+    expect(env.PORT).toBe(8080);
+    expect(env.ACCESS_TOKEN_TTL_SECONDS).toBe(3600);
+    expect(env.BCRYPT_COST).toBe(12);
+    expect(env.MAIL_TRANSPORT).toBe('outbox');
+  });
+
+  it('names a missing variable', () => {
+    expect(() => loadEnv({ ...valid, JWT_SECRET: undefined })).toThrow(
+      /JWT_SECRET: is required but not set/,
+    );
+  });
+
+  it('names every bad variable at once', () => {
+    let message = '';
+    try {
+      loadEnv({ ...valid, PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/DATABASE_URL/);
+    expect(message).toMatch(/JWT_SECRET: must be at least 32 characters/);
+  });
+
+  it('refuses a bcrypt cost under 12', () => {
+    expect(() => loadEnv({ ...valid, BCRYPT_COST: '10' })).toThrow(/BCRYPT_COST/);
+  });
+
+  it('requires SMTP_URL with the smtp transport', () => {
+    expect(() => loadEnv({ ...valid, MAIL_TRANSPORT: 'smtp' })).toThrow(/SMTP_URL/);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadEnv({ ...valid, PORT: '' }).PORT).toBe(8080);
+  });
+});

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Every setting the API reads, validated once at start. */
+export const ZEnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+    /** Prefix for every Redis key this process writes; lets test suites share one Redis. */
+    REDIS_PREFIX: z.string().default('studioshot:'),
+    JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }),
+    JWT_ISSUER: z.string().default('studioshot-api'),
+    JWT_AUDIENCE: z.string().default('studioshot-web'),
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+    REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().positive().default(30),
+    BCRYPT_COST: z.coerce.number().int().min(12).max(15).default(12),
+    APP_VERSION: z.string().default('unknown'),
+    PUBLIC_URL: z.url().optional(),
+    WEB_DIST: z.string().optional(),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+    TRUST_PROXY: bool.default(false),
+    MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
+    SMTP_URL: z.url().optional(),
+    MAIL_FROM: z.string().default('Studioshot <no-reply@studioshot.local>'),
+    /** forgot-password answers no sooner than this, so known and unknown e-mails look alike. */
+    FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).default(400),
+    LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
+    LOGIN_MAX_PER_IP: z.coerce.number().int().positive().default(50),
+    LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    FORGOT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+    FORGOT_MAX_PER_IP: z.coerce.number().int().positive().default(20),
+    FORGOT_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  })
+  .superRefine((env, ctx) => {
+    if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'is required when MAIL_TRANSPORT=smtp',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof ZEnvSchema>;
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** Parses the environment or throws one message naming every bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings mean "not set", as in most shells' `VAR=` idiom.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const result = ZEnvSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const missing = cleaned[name] === undefined && issue.code === 'invalid_type';
+    return `  ${name}: ${missing ? 'is required but not set' : issue.message}`;
+  });
+  throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,42 @@
+import { createServer } from 'node:http';
+import { createApp } from './app.js';
+import { createContainer } from './container.js';
+import { EnvError, loadEnv } from './env.js';
+import { createLogger } from './logger.js';
+
+let env;
+try {
+  env = loadEnv();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const logger = createLogger(env.LOG_LEVEL);
+const container = createContainer(env, logger);
+const server = createServer(createApp(container));
+
+server.listen(env.PORT, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  logger.info({ port, version: env.APP_VERSION }, 'api listening');
+  console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  const deadline = setTimeout(() => process.exit(1), 10_000).unref();
+  server.close();
+  server.closeIdleConnections();
+  await container.close();
+  clearTimeout(deadline);
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

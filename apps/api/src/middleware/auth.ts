@@ -1,0 +1,36 @@
+import type { NextFunction, Request, Response } from 'express';
+import { unauthorized } from '../errors.js';
+import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
+import {
+  verifyAccessToken,
+  type AccessClaims,
+  type AccessTokenConfig,
+} from '../services/tokens.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      auth?: AccessClaims;
+    }
+  }
+}
+
+/** Requires a valid bearer access token whose session has not been revoked. */
+export function requireAuth(config: AccessTokenConfig, revocations: SessionRevocationsRepository) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header) : null;
+    const claims = match?.[1] ? verifyAccessToken(config, match[1]) : null;
+    if (!claims) throw unauthorized();
+    if (await revocations.isRevoked(claims.sessionId)) throw unauthorized();
+    req.auth = claims;
+    next();
+  };
+}
+
+/** The claims of an authenticated request (only after requireAuth). */
+export function authOf(req: Request): AccessClaims {
+  if (!req.auth) throw unauthorized();
+  return req.auth;
+}

@@ -1,0 +1,139 @@
+import type { Db } from '@studioshot/db';
+import { sql } from 'kysely';
+
+/** Refresh-token families and password-reset tokens. Only hashes are stored. */
+export class TokensRepository {
+  constructor(private readonly db: Db) {}
+
+  async createFamily(input: {
+    familyId: string;
+    userId: string;
+    expiresAt: Date;
+    tokenHash: string;
+  }): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('refresh_token_families')
+        .values({ id: input.familyId, user_id: input.userId, expires_at: input.expiresAt })
+        .execute();
+      await trx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: input.tokenHash, family_id: input.familyId })
+        .execute();
+    });
+  }
+
+  /**
+   * Rotates a refresh token atomically: marks the presented one used (only if unused) and adds
+   * its successor in the same family. The conditional update makes two concurrent uses of one
+   * token impossible to both succeed.
+   */
+  async rotate(
+    presentedHash: string,
+    nextHash: string,
+  ): Promise<
+    | { outcome: 'rotated'; familyId: string; userId: string }
+    | { outcome: 'reused'; familyId: string; userId: string }
+    | { outcome: 'invalid' }
+  > {
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('refresh_tokens as t')
+        .set({ used_at: sql`now()` })
+        .from('refresh_token_families as f')
+        .whereRef('f.id', '=', 't.family_id')
+        .where('t.token_hash', '=', presentedHash)
+        .where('t.used_at', 'is', null)
+        .where('f.revoked_at', 'is', null)
+        .where('f.expires_at', '>', sql<Date>`now()`)
+        .returning(['t.family_id', 'f.user_id'])
+        .executeTakeFirst();
+      if (claimed) {
+        await trx
+          .insertInto('refresh_tokens')
+          .values({ token_hash: nextHash, family_id: claimed.family_id })
+          .execute();
+        return { outcome: 'rotated', familyId: claimed.family_id, userId: claimed.user_id };
+      }
+      const known = await trx
+        .selectFrom('refresh_tokens as t')
+        .innerJoin('refresh_token_families as f', 'f.id', 't.family_id')
+        .select(['t.family_id', 't.used_at', 'f.user_id'])
+        .where('t.token_hash', '=', presentedHash)
+        .executeTakeFirst();
+      if (known?.used_at)
+        return { outcome: 'reused', familyId: known.family_id, userId: known.user_id };
+      return { outcome: 'invalid' };
+    });
+  }
+
+  async revokeFamily(familyId: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable('refresh_token_families')
+      .set({ revoked_at: sql`now()`, revoked_reason: reason })
+      .where('id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Revokes every live session of a user; returns the family ids revoked. */
+  async revokeAllForUser(userId: string, reason: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('refresh_token_families')
+      .set({ revoked_at: sql`now()`, revoked_reason: reason })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async createResetToken(input: {
+    tokenHash: string;
+    userId: string;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db
+      .insertInto('password_reset_tokens')
+      .values({ token_hash: input.tokenHash, user_id: input.userId, expires_at: input.expiresAt })
+      .execute();
+  }
+
+  /**
+   * Consumes a reset token and sets the new password in one transaction. Single use holds under
+   * concurrency because the token is claimed by a conditional update.
+   */
+  async consumeResetToken(input: {
+    tokenHash: string;
+    email: string;
+    passwordHash: string;
+  }): Promise<{ userId: string } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .updateTable('password_reset_tokens as r')
+        .set({ used_at: sql`now()` })
+        .from('users as u')
+        .whereRef('u.id', '=', 'r.user_id')
+        .where('r.token_hash', '=', input.tokenHash)
+        .where('u.email', '=', input.email)
+        .where('r.used_at', 'is', null)
+        .where('r.expires_at', '>', sql<Date>`now()`)
+        .returning('r.user_id')
+        .executeTakeFirst();
+      if (!claimed) return undefined;
+      await trx
+        .updateTable('users')
+        .set({ password_hash: input.passwordHash, updated_at: new Date() })
+        .where('id', '=', claimed.user_id)
+        .execute();
+      // Any other outstanding reset links die with this one.
+      await trx
+        .updateTable('password_reset_tokens')
+        .set({ used_at: sql`now()` })
+        .where('user_id', '=', claimed.user_id)
+        .where('used_at', 'is', null)
+        .execute();
+      return { userId: claimed.user_id };
+    });
+  }
+}

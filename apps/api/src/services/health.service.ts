@@ -1,0 +1,45 @@
+import type { HealthResponse } from '@studioshot/contracts';
+import type { Db } from '@studioshot/db';
+import type { Redis } from 'ioredis';
+import { sql } from 'kysely';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function within<T>(promise: Promise<T>): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref(),
+    ),
+  ]);
+}
+
+export class HealthService {
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly db: Db,
+    private readonly redis: Redis,
+    private readonly version: string,
+  ) {}
+
+  async check(): Promise<HealthResponse> {
+    const [database, redis] = await Promise.all([
+      within(sql`SELECT 1`.execute(this.db)).then(
+        () => 'up' as const,
+        () => 'down' as const,
+      ),
+      within(this.redis.ping()).then(
+        () => 'up' as const,
+        () => 'down' as const,
+      ),
+    ]);
+    return {
+      status: database === 'up' && redis === 'up' ? 'ok' : 'degraded',
+      version: this.version,
+      database,
+      redis,
+      uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
+    };
+  }
+}

@@ -1,0 +1,109 @@
+import { ZHealthResponseSchema } from '@studioshot/contracts';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { createContainer } from '../src/container.js';
+import { loadEnv } from '../src/env.js';
+import { signAccessToken } from '../src/services/tokens.js';
+import { createTestApp, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('GET /health', () => {
+  it('reports version, database and redis', async () => {
+    const res = await t.request.get('/health');
+    expect(res.status).toBe(200);
+    expect(ZHealthResponseSchema.parse(res.body)).toMatchObject({
+      status: 'ok',
+      version: 'abcdef1234567890',
+      database: 'up',
+      redis: 'up',
+    });
+  });
+
+  it('echoes a request id header, reusing a sane incoming one', async () => {
+    const res = await t.request.get('/health');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await t.request.get('/health').set('X-Request-Id', 'trace-12345678');
+    expect(given.headers['x-request-id']).toBe('trace-12345678');
+    const hostile = await t.request.get('/health').set('X-Request-Id', 'bad id with spaces');
+    expect(hostile.headers['x-request-id']).not.toContain('bad');
+  });
+});
+
+describe('when the database is unreachable', () => {
+  const brokenEnv = () =>
+    loadEnv({
+      NODE_ENV: 'test',
+      DATABASE_URL: `${inject('pgAdminUrl').replace(/\/[^/]*$/, '')}/database_that_does_not_exist`,
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: 'test:broken:',
+      JWT_SECRET: TEST_JWT_SECRET,
+      LOG_LEVEL: 'silent',
+    });
+
+  it('health says degraded with 503', async () => {
+    const env = brokenEnv();
+    const c = createContainer(env, pino({ level: 'silent' }));
+    try {
+      const res = await supertest(createApp(c)).get('/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: 'degraded', database: 'down', redis: 'up' });
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('an unexpected failure is a generic 500 naming the request id, never the cause', async () => {
+    const env = brokenEnv();
+    const c = createContainer(env, pino({ level: 'silent' }));
+    try {
+      const token = signAccessToken(
+        c.accessToken,
+        '00000000-0000-4000-8000-000000000000',
+        'some-session',
+      );
+      const res = await supertest(createApp(c))
+        .get('/api/v1/users/profile')
+        .set('Authorization', `Bearer ${token}`);
+      expect(res.status).toBe(500);
+      expect(res.body.code).toBe('internal_error');
+      expect(res.body.detail).toContain(res.headers['x-request-id']);
+      expect(res.body.detail).not.toMatch(/database_that_does_not_exist|ECONN|postgres/i);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe('OpenAPI', () => {
+  it('serves the document generated from the contracts', async () => {
+    const res = await t.request.get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    for (const path of [
+      '/api/v1/auth/register',
+      '/api/v1/auth/login',
+      '/api/v1/auth/logout',
+      '/api/v1/auth/refresh',
+      '/api/v1/auth/forgot-password',
+      '/api/v1/auth/reset-password',
+      '/api/v1/users/profile',
+      '/health',
+    ]) {
+      expect(res.body.paths).toHaveProperty([path]);
+    }
+    expect(res.body.components.schemas.User.properties).toHaveProperty('credits_balance');
+  });
+
+  it('renders the docs page', async () => {
+    const res = await t.request.get('/api/docs/').redirects(1);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+});

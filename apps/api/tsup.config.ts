@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+// One bundle per entry; workspace packages are TypeScript sources, so they are bundled in.
+export default defineConfig({
+  entry: { main: 'src/main.ts', migrate: 'src/cli/migrate.ts', seed: 'src/cli/seed.ts' },
+  format: ['esm'],
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  clean: true,
+  noExternal: [/^@studioshot\//],
+});

@@ -1,0 +1,19 @@
+# The worker with its Python engine. One replica per GPU; scale on queue depth (infra/k8s).
+FROM node:20-bookworm-slim AS build
+ENV COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0
+WORKDIR /src
+COPY . .
+RUN corepack pnpm install --frozen-lockfile && corepack pnpm exec turbo run build --filter @studioshot/worker
+RUN corepack pnpm --filter @studioshot/worker deploy --prod --legacy /app
+
+FROM node:20-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-venv && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /app /app
+COPY apps/worker/engine /app/engine
+RUN python3 -m venv /app/engine/.venv \
+  && /app/engine/.venv/bin/pip install --no-cache-dir -r /app/engine/requirements.lock \
+  && /app/engine/.venv/bin/pip install --no-cache-dir --no-deps /app/engine
+ENV ENGINE_PYTHON=/app/engine/.venv/bin/python
+USER node
+CMD ["node", "dist/main.js"]

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+export const PASSWORD_MIN_LENGTH = 6;
+/** Upper bound keeps hashing cheap; bcrypt only ever sees a fixed-size pre-hash. */
+export const PASSWORD_MAX_LENGTH = 1024;
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'Enter a valid email address' }).max(254));
+
+const password = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, { error: 'Password must be at least 6 characters' })
+  .max(PASSWORD_MAX_LENGTH, { error: 'Password is too long' });
+
+export const ZRegisterRequestSchema = z.strictObject({
+  email,
+  password,
+  name: z.string().trim().min(1, { error: 'Full name is required' }).max(200),
+});
+export type RegisterRequest = z.infer<typeof ZRegisterRequestSchema>;
+
+export const ZLoginRequestSchema = z.strictObject({
+  email,
+  password: z.string().min(1, { error: 'Password is required' }).max(PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.infer<typeof ZLoginRequestSchema>;
+
+export const ZRefreshRequestSchema = z.strictObject({
+  refresh_token: z.string().min(1).max(512),
+});
+
+export const ZLogoutRequestSchema = z
+  .strictObject({ refresh_token: z.string().min(1).max(512).optional() })
+  .optional();
+
+export const ZForgotPasswordRequestSchema = z.strictObject({ email });
+
+export const ZResetPasswordRequestSchema = z.strictObject({
+  email,
+  reset_token: z.string().min(1).max(512),
+  new_password: password,
+});
+
+export const ZPlanTypeSchema = z.enum(['free', 'starter', 'professional', 'premium']);
+export const ZGenderSchema = z.enum(['male', 'female']);
+
+/** The User entity of the spec, as every endpoint returns it. */
+export const ZUserSchema = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  name: z.string(),
+  full_name: z.string(),
+  first_name: z.string(),
+  plan_type: ZPlanTypeSchema,
+  subscription_interval: z.string().nullable(),
+  training_limit: z.number().int(),
+  models_trained: z.number().int(),
+  credits_balance: z.number().int(),
+  total_generations: z.number().int(),
+  gender: ZGenderSchema.nullable(),
+  age: z.number().int().nullable(),
+  is_debug: z.boolean(),
+  created_at: z.string(),
+});
+export type User = z.infer<typeof ZUserSchema>;
+
+export const ZTokenSetSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+});
+export type TokenSet = z.infer<typeof ZTokenSetSchema>;
+
+export const ZAuthResponseSchema = ZTokenSetSchema.extend({ user: ZUserSchema });
+export type AuthResponse = z.infer<typeof ZAuthResponseSchema>;
+
+export const ZRefreshResponseSchema = ZTokenSetSchema;
+
+export const ZMessageResponseSchema = z.object({ message: z.string() });
+
+export const ZForgotPasswordResponseSchema = z.object({
+  message: z.string(),
+  /** Only present when the outbox mail transport is active (local and test use). */
+  reset_token: z.string().optional(),
+});
+
+export const ZProfileUpdateRequestSchema = z.strictObject({
+  gender: ZGenderSchema.optional(),
+  age: z
+    .number({ error: 'Age must be a number' })
+    .int({ error: 'Age must be a whole number' })
+    .min(18, { error: 'Age must be between 18 and 100' })
+    .max(100, { error: 'Age must be between 18 and 100' })
+    .nullable()
+    .optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+});
+export type ProfileUpdateRequest = z.infer<typeof ZProfileUpdateRequestSchema>;

@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as accounts from './20261122120000-accounts.js';
+
+// Listed statically so bundled builds carry every migration. Keys sort in run order.
+export const migrations: Record<string, Migration> = {
+  '20261122120000-accounts': accounts,
+};

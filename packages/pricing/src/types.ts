@@ -1,0 +1,1 @@
+export type PlanType = 'free' | 'starter' | 'professional' | 'premium';

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Provisioning shared by `npm start` and `npm test`: installs what is missing, starts local
+# Postgres and Redis when no DATABASE_URL / REDIS_URL is given, and exports the environment.
+# Everything it creates lives under .local/ (git-ignored). Safe to run again: it reuses what exists.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LOCAL="$ROOT/.local"
+ENGINE_DIR="$ROOT/apps/worker/engine"
+PG_PORT="${STUDIOSHOT_PG_PORT:-55432}"
+REDIS_PORT="${STUDIOSHOT_REDIS_PORT:-56379}"
+# Corepack 0.34 cannot verify newer pnpm signatures; the npm registry itself is trusted here.
+export COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0
+export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+mkdir -p "$LOCAL"
+
+log() { printf '\033[1;35m[studioshot]\033[0m %s\n' "$*"; }
+die() {
+  printf '\033[1;31m[studioshot] %s\033[0m\n' "$*" >&2
+  exit 1
+}
+is_root() { [ "$(id -u)" = 0 ]; }
+
+APT_UPDATED=0
+apt_install() {
+  is_root && command -v apt-get >/dev/null || return 1
+  if [ "$APT_UPDATED" = 0 ]; then
+    log "apt-get update"
+    apt-get update -qq >/dev/null
+    APT_UPDATED=1
+  fi
+  log "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+pnpm() { corepack pnpm "$@"; }
+
+ensure_node() {
+  command -v node >/dev/null || die "Node.js 20.19 or newer is required: https://nodejs.org"
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
+    die "Node.js 20.19 or newer is required (found $(node --version))"
+  command -v corepack >/dev/null || die "corepack is missing: install it with 'npm install -g corepack'"
+}
+
+ensure_workspace() {
+  log "installing workspace dependencies (pnpm)"
+  local flags=(--prefer-offline)
+  [ -n "${CI:-}" ] && flags+=(--frozen-lockfile)
+  (cd "$ROOT" && pnpm install "${flags[@]}" --reporter=silent) || die "pnpm install failed"
+}
+
+# The Python engine gets its own virtualenv, rebuilt only when its pinned requirements change.
+ensure_engine() {
+  local venv="$ENGINE_DIR/.venv" stamp
+  command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
+  stamp="$(cat "$ENGINE_DIR/requirements.lock" "$ENGINE_DIR/pyproject.toml" | sha256sum | cut -c1-16)"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.stamp" 2>/dev/null)" = "$stamp" ]; then return; fi
+  log "creating the engine's Python virtualenv"
+  if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
+    apt_install python3-venv || die "python3 venv support is missing: apt-get install python3-venv"
+  fi
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check -r "$ENGINE_DIR/requirements.lock"
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$ENGINE_DIR"
+  echo "$stamp" >"$venv/.stamp"
+}
+export ENGINE_PYTHON="$ENGINE_DIR/.venv/bin/python"
+
+pg_bindir() {
+  local d
+  d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  if [ -n "$d" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return; fi
+  command -v pg_ctl >/dev/null && dirname "$(command -v pg_ctl)" && return
+  return 1
+}
+
+# Runs a Postgres binary as the postgres system user when we are root (Postgres refuses root).
+as_pg() {
+  if is_root; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+ensure_postgres() {
+  if [ -n "${DATABASE_URL:-}" ]; then
+    log "using DATABASE_URL from the environment"
+    return
+  fi
+  local bin data="$LOCAL/postgres" socket="$LOCAL/postgres-run"
+  if ! bin="$(pg_bindir)"; then
+    apt_install postgresql postgresql-client ||
+      die "PostgreSQL is not installed. Install it (Debian: sudo apt-get install postgresql) or set DATABASE_URL."
+    bin="$(pg_bindir)" || die "PostgreSQL installed but pg_ctl was not found"
+  fi
+  mkdir -p "$socket"
+  if is_root; then
+    chown postgres:postgres "$socket"
+    runuser -u postgres -- test -w "$socket" ||
+      die "the postgres user cannot write to $socket: move the project to a directory it can traverse, or set DATABASE_URL"
+  fi
+  if [ ! -f "$data/PG_VERSION" ]; then
+    log "initialising a local Postgres cluster in .local/postgres"
+    mkdir -p "$data"
+    is_root && chown postgres:postgres "$data"
+    as_pg "$bin/initdb" -D "$data" -U studioshot -A trust -E UTF8 --no-locale >/dev/null
+  fi
+  if ! as_pg "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+    log "starting Postgres on 127.0.0.1:$PG_PORT"
+    as_pg "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
+      -o "-p $PG_PORT -k $socket -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null ||
+      die "Postgres did not start; see .local/postgres/server.log"
+  fi
+  if ! "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U studioshot -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'studioshot'" | grep -q 1; then
+    "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U studioshot -d postgres -qc "CREATE DATABASE studioshot" >/dev/null
+  fi
+  export DATABASE_URL="postgres://studioshot@127.0.0.1:$PG_PORT/studioshot"
+  # Tests create and drop their own databases through the maintenance database.
+  export STUDIOSHOT_PG_ADMIN_URL="postgres://studioshot@127.0.0.1:$PG_PORT/postgres"
+}
+
+ensure_redis() {
+  if [ -n "${REDIS_URL:-}" ]; then
+    log "using REDIS_URL from the environment"
+    return
+  fi
+  if ! command -v redis-server >/dev/null; then
+    apt_install redis-server ||
+      die "Redis is not installed. Install it (Debian: sudo apt-get install redis-server) or set REDIS_URL."
+  fi
+  local dir="$LOCAL/redis"
+  mkdir -p "$dir"
+  if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+    log "starting Redis on 127.0.0.1:$REDIS_PORT"
+    # Append-only file: queued jobs survive a Redis restart.
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$dir" --daemonize yes \
+      --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --appendonly yes \
+      --appendfsync everysec --maxmemory-policy noeviction >/dev/null
+    for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+    redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 || die "Redis did not start; see .local/redis/redis.log"
+  fi
+  export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
+}
+
+# Secrets for local use, generated once and kept in .local so sessions survive restarts.
+ensure_local_secrets() {
+  local file="$LOCAL/secrets.env"
+  if [ ! -f "$file" ]; then
+    umask 077
+    printf 'JWT_SECRET=%s\n' "$(node -e 'console.log(require("crypto").randomBytes(48).toString("base64url"))')" >"$file"
+  fi
+  set -a
+  # shellcheck disable=SC1090
+  source "$file"
+  set +a
+}
+
+export_version() {
+  APP_VERSION="$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)"
+  export APP_VERSION
+}
+
+provision() {
+  ensure_node
+  ensure_workspace
+  ensure_engine
+  ensure_postgres
+  ensure_redis
+  ensure_local_secrets
+  export_version
+}

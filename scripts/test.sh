@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# `npm test`: the same provisioning as `npm start`, then every suite: lint, types, unit and
+# integration tests (real Postgres, Redis, Python engine), pytest, and browser tests in Chromium.
+source "$(dirname "$0")/lib.sh"
+provision
+cd "$ROOT"
+
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  apt_install chromium fonts-liberation ||
+    die "Chromium is needed for the browser tests. Install it (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH."
+fi
+
+export NODE_ENV=test
+step() { log "── $* ──"; }
+
+step "lint"
+pnpm exec eslint . --max-warnings 0
+pnpm exec prettier --check . --log-level warn
+
+step "build and typecheck"
+pnpm exec turbo run build typecheck --output-logs=errors-only
+
+step "unit and integration tests"
+pnpm exec turbo run test --concurrency=1 --output-logs=full
+
+
+log "all test suites passed"
