@@ -20,6 +20,7 @@ die() {
   exit 1
 }
 is_root() { [ "$(id -u)" = 0 ]; }
+port_free() { ! (: <"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 APT_UPDATED=0
 apt_install() {
@@ -104,6 +105,7 @@ ensure_postgres() {
     as_pg "$bin/initdb" -D "$data" -U studioshot -A trust -E UTF8 --no-locale >/dev/null
   fi
   if ! as_pg "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+    port_free "$PG_PORT" || die "port $PG_PORT is taken by another program: stop it, or choose another port with STUDIOSHOT_PG_PORT"
     log "starting Postgres on 127.0.0.1:$PG_PORT"
     as_pg "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
       -o "-p $PG_PORT -k $socket -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null ||
@@ -129,7 +131,9 @@ ensure_redis() {
   fi
   local dir="$LOCAL/redis"
   mkdir -p "$dir"
-  if ! redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+  # Reuse only our own server (its pid file is alive); anything else on the port is a conflict.
+  if ! { kill -0 "$(cat "$dir/redis.pid" 2>/dev/null)" 2>/dev/null && redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; }; then
+    port_free "$REDIS_PORT" || die "port $REDIS_PORT is taken by another program: stop it, or choose another port with STUDIOSHOT_REDIS_PORT"
     log "starting Redis on 127.0.0.1:$REDIS_PORT"
     # Append-only file: queued jobs survive a Redis restart.
     redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$dir" --daemonize yes \
