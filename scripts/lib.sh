@@ -34,7 +34,11 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
-pnpm() { corepack pnpm "$@"; }
+# A pnpm on PATH for tools that look for one (turbo); it defers to corepack's pinned version.
+mkdir -p "$LOCAL/bin"
+printf '#!/bin/sh\nexec corepack pnpm "$@"\n' >"$LOCAL/bin/pnpm"
+chmod +x "$LOCAL/bin/pnpm"
+export PATH="$LOCAL/bin:$PATH"
 
 ensure_node() {
   command -v node >/dev/null || die "Node.js 20.19 or newer is required: https://nodejs.org"
