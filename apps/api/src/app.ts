@@ -11,6 +11,7 @@ import { errorHandler, notFound } from './middleware/errors.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { paymentsRoutes, paymentsWebhookRoute } from './routes/payments.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -44,6 +45,7 @@ export function createApp(c: Container): Express {
     }),
   );
   app.use(compression());
+  app.use(paymentsWebhookRoute(c.payments));
   app.use(express.json({ limit: '64kb', strict: true }));
 
   const auth = requireAuth(c.accessToken, c.revocations);
@@ -51,6 +53,14 @@ export function createApp(c: Container): Express {
   app.use(docsRoutes(c.env.APP_VERSION));
   app.use('/api/v1/auth', authRoutes(c.auth, auth));
   app.use('/api/v1/users', usersRoutes(c.users, auth));
+  app.use(
+    paymentsRoutes({
+      payments: c.payments,
+      subscriptions: c.subscriptions,
+      testProvider: c.testPaymentProvider,
+      requireAuth: auth,
+    }),
+  );
 
   const webDist = c.env.WEB_DIST;
   if (webDist && existsSync(path.join(webDist, 'index.html'))) {

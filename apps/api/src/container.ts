@@ -3,11 +3,20 @@ import { Redis } from 'ioredis';
 import type { Env } from './env.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './repositories/mailer.js';
+import { CreditLedgerRepository } from './repositories/credit-ledger.repository.js';
+import {
+  createStripeClient,
+  StripePaymentProvider,
+} from './repositories/payment-providers/stripe-provider.js';
+import { TestPaymentProvider } from './repositories/payment-providers/test-provider.js';
+import { PaymentsRepository } from './repositories/payments.repository.js';
 import { SessionRevocationsRepository } from './repositories/session-revocations.repository.js';
 import { TokensRepository } from './repositories/tokens.repository.js';
 import { UsersRepository } from './repositories/users.repository.js';
 import { AuthService } from './services/auth.service.js';
 import { HealthService } from './services/health.service.js';
+import { PaymentsService } from './services/payments.service.js';
+import { SubscriptionsService } from './services/subscriptions.service.js';
 import { ActionRateLimit } from './services/rate-limits.js';
 import type { AccessTokenConfig } from './services/tokens.js';
 import { UsersService } from './services/users.service.js';
@@ -24,6 +33,12 @@ export interface Container {
   auth: AuthService;
   users: UsersService;
   health: HealthService;
+  ledger: CreditLedgerRepository;
+  payments: PaymentsService;
+  paymentsRepo: PaymentsRepository;
+  subscriptions: SubscriptionsService;
+  /** Present in test payment mode only. */
+  testPaymentProvider?: TestPaymentProvider;
   close(): Promise<void>;
 }
 
@@ -77,8 +92,36 @@ export function createContainer(env: Env, logger: Logger): Container {
       'password reset requests',
     ),
   });
+  const ledger = new CreditLedgerRepository(db);
+  const paymentsRepo = new PaymentsRepository(db);
+  const testPaymentProvider =
+    env.PAYMENT_PROVIDER === 'test' ? new TestPaymentProvider(db) : undefined;
+  const stripe = createStripeClient({
+    // In test mode the SDK only verifies webhook signatures, which needs no real key.
+    secretKey: env.STRIPE_SECRET_KEY ?? 'sk_test_signature_verification_only',
+    apiBase: env.STRIPE_API_BASE,
+  });
+  const payments = new PaymentsService({
+    payments: paymentsRepo,
+    ledger,
+    users: usersRepo,
+    provider: testPaymentProvider ?? new StripePaymentProvider(stripe),
+    webhooks: env.STRIPE_WEBHOOK_SECRET
+      ? {
+          stripe,
+          secret: env.STRIPE_WEBHOOK_SECRET,
+          toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
+        }
+      : undefined,
+    logger,
+  });
   return {
     env,
+    ledger,
+    payments,
+    paymentsRepo,
+    subscriptions: new SubscriptionsService(paymentsRepo, usersRepo),
+    testPaymentProvider,
     logger,
     db,
     redis,

@@ -35,8 +35,25 @@ export const ZEnvSchema = z
     FORGOT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
     FORGOT_MAX_PER_IP: z.coerce.number().int().positive().default(20),
     FORGOT_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+    /** `test` keeps payment intents in our database and takes Stripe's test cards. */
+    PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+    STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+    /** Only for pointing the SDK at a Stripe-compatible server in tests. */
+    STRIPE_API_BASE: z.url().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().positive().default(300),
   })
   .superRefine((env, ctx) => {
+    if (env.PAYMENT_PROVIDER === 'stripe') {
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+        if (!env[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'is required when PAYMENT_PROVIDER=stripe',
+          });
+      }
+    }
     if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
       ctx.addIssue({
         code: 'custom',

@@ -26,6 +26,14 @@ server.listen(env.PORT, () => {
   console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
 });
 
+// Cancelled subscriptions past their period return their users to the free plan.
+const lapseSweep = setInterval(() => {
+  container.paymentsRepo
+    .endLapsed()
+    .catch((error: unknown) => logger.error({ err: error }, 'subscription sweep failed'));
+}, 60_000);
+lapseSweep.unref();
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;

@@ -13,6 +13,22 @@ import {
   ZRegisterRequestSchema,
   ZResetPasswordRequestSchema,
   ZUserSchema,
+  ZCancelSubscriptionResponseSchema,
+  ZConfirmAdditionalTrainingRequestSchema,
+  ZConfirmCreditPackageResponseSchema,
+  ZConfirmPaymentResponseSchema,
+  ZConfirmRequestSchema,
+  ZCreateCreditPackageRequestSchema,
+  ZCreateCreditPaymentRequestSchema,
+  ZCreateGenerationPaymentRequestSchema,
+  ZCreateTrainingPaymentRequestSchema,
+  ZCreateTrainingPurchaseRequestSchema,
+  ZCreateUpgradeRequestSchema,
+  ZPaymentIntentResponseSchema,
+  ZPricingResponseSchema,
+  ZSubscriptionResponseSchema,
+  ZTestCardConfirmRequestSchema,
+  ZTestCardConfirmResponseSchema,
 } from '@studioshot/contracts';
 import { z } from 'zod';
 
@@ -40,6 +56,15 @@ const REQUESTS = {
   ForgotPasswordRequest: ZForgotPasswordRequestSchema,
   ResetPasswordRequest: ZResetPasswordRequestSchema,
   ProfileUpdateRequest: ZProfileUpdateRequestSchema,
+  CreateCreditPaymentRequest: ZCreateCreditPaymentRequestSchema,
+  CreateCreditPackageRequest: ZCreateCreditPackageRequestSchema,
+  CreateTrainingPaymentRequest: ZCreateTrainingPaymentRequestSchema,
+  CreateTrainingPurchaseRequest: ZCreateTrainingPurchaseRequestSchema,
+  CreateUpgradeRequest: ZCreateUpgradeRequestSchema,
+  CreateGenerationPaymentRequest: ZCreateGenerationPaymentRequestSchema,
+  ConfirmRequest: ZConfirmRequestSchema,
+  ConfirmAdditionalTrainingRequest: ZConfirmAdditionalTrainingRequestSchema,
+  TestCardConfirmRequest: ZTestCardConfirmRequestSchema,
 };
 const RESPONSES = {
   Error: ZErrorSchema,
@@ -49,6 +74,13 @@ const RESPONSES = {
   Message: ZMessageResponseSchema,
   ForgotPasswordResponse: ZForgotPasswordResponseSchema,
   Health: ZHealthResponseSchema,
+  Pricing: ZPricingResponseSchema,
+  PaymentIntent: ZPaymentIntentResponseSchema,
+  ConfirmCreditPackageResponse: ZConfirmCreditPackageResponseSchema,
+  ConfirmPaymentResponse: ZConfirmPaymentResponseSchema,
+  Subscription: ZSubscriptionResponseSchema,
+  CancelSubscriptionResponse: ZCancelSubscriptionResponseSchema,
+  TestCardConfirmResponse: ZTestCardConfirmResponseSchema,
 };
 type Component = keyof typeof REQUESTS | keyof typeof RESPONSES;
 

@@ -21,6 +21,7 @@ export interface UsersTable {
   gender: Gender | null;
   age: number | null;
   is_debug: Generated<boolean>;
+  extra_training_slots: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -63,12 +64,74 @@ export interface OutboxEmailsTable {
   sent_at: Timestamp | null;
 }
 
+/** Append-only: one row for every change to a credit balance. */
+export interface CreditLedgerTable {
+  id: Generated<string>;
+  user_id: string;
+  delta: number;
+  balance_after: number;
+  reason: string;
+  idempotency_key: string;
+  payment_id: string | null;
+  created_at: Timestamp;
+}
+
+export type PaymentKind = 'credits' | 'subscription' | 'upgrade' | 'training_slots' | 'generation';
+export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface PaymentsTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: string;
+  provider_intent_id: string;
+  kind: PaymentKind;
+  item_id: string;
+  amount_cents: number;
+  currency: string;
+  status: PaymentStatus;
+  fulfilled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The test provider's PaymentIntents (statuses as Stripe names them). */
+export interface TestPaymentIntentsTable {
+  id: string;
+  client_secret: string;
+  amount: number;
+  currency: string;
+  status: 'requires_payment_method' | 'succeeded' | 'canceled';
+  metadata: ColumnType<Record<string, string>, string, string>;
+  idempotency_key: string | null;
+  last_payment_error: string | null;
+  created_at: Timestamp;
+}
+
+export type SubscriptionTier = 'starter' | 'professional' | 'premium';
+
+export interface SubscriptionsTable {
+  user_id: string;
+  tier: SubscriptionTier;
+  billing_cycle: 'monthly' | 'annual';
+  status: 'active' | 'cancelling' | 'ended';
+  current_period_start: Timestamp;
+  current_period_end: Timestamp;
+  cancel_at_period_end: Generated<boolean>;
+  last_payment_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
   password_reset_tokens: PasswordResetTokensTable;
   outbox_emails: OutboxEmailsTable;
+  credit_ledger: CreditLedgerTable;
+  payments: PaymentsTable;
+  test_payment_intents: TestPaymentIntentsTable;
+  subscriptions: SubscriptionsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,10 +1,50 @@
 import { describe, expect, it } from 'vitest';
-import { tierRank } from './index.js';
+import {
+  CREDIT_PACKAGES,
+  COMING_SOON_CREDIT_PACKS,
+  findTrainingPack,
+  planTrainingLimit,
+  pricePerCredit,
+  tierRank,
+  TRAINING_PACKS,
+} from './index.js';
 
-describe('tierRank', () => {
+describe('pricing catalogue', () => {
   it('orders the plans free < starter < professional < premium', () => {
     expect(tierRank('free')).toBeLessThan(tierRank('starter'));
     expect(tierRank('starter')).toBeLessThan(tierRank('professional'));
     expect(tierRank('professional')).toBeLessThan(tierRank('premium'));
+  });
+
+  it('has the spec plan limits', () => {
+    expect([
+      planTrainingLimit('free'),
+      planTrainingLimit('starter'),
+      planTrainingLimit('professional'),
+      planTrainingLimit('premium'),
+    ]).toEqual([0, 1, 5, 10]);
+  });
+
+  it('has the credits page packages with the spec prices', () => {
+    expect(
+      CREDIT_PACKAGES.map((p) => [p.name, p.credits, p.price_cents, p.original_price_cents]),
+    ).toEqual([
+      ['Starter Pack', 20, 999, null],
+      ['Professional Pack', 60, 2499, 2999],
+      ['Business Pack', 150, 4999, 7499],
+      ['Enterprise Pack', 350, 9999, 17499],
+    ]);
+    expect(CREDIT_PACKAGES.map(pricePerCredit)).toEqual(['0.50', '0.42', '0.33', '0.29']);
+  });
+
+  it('keeps the two credit price sets apart', () => {
+    const ids = new Set(CREDIT_PACKAGES.map((p) => p.id));
+    for (const pack of COMING_SOON_CREDIT_PACKS) expect(ids.has(pack.id)).toBe(false);
+  });
+
+  it('maps training quantities to training_N packs', () => {
+    expect(TRAINING_PACKS.map((p) => p.id)).toEqual(['training_1', 'training_3', 'training_5']);
+    expect(findTrainingPack(3)?.price_cents).toBe(4500);
+    expect(findTrainingPack(2)).toBeUndefined();
   });
 });

@@ -1,9 +1,248 @@
-import type { PlanType } from './types.js';
-export type { PlanType } from './types.js';
+/**
+ * The product's catalogue and business constants (spec 'Plans and prices'). The server charges
+ * only what is here; the client displays it. Prices are in US cents.
+ */
 
-/** Plan tiers in ascending order; an upgrade is only ever offered to a later tier. */
+export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
+export type PaidPlan = Exclude<PlanType, 'free'>;
+
+export const CURRENCY = 'usd';
+
+/** Plan tiers in ascending order; an upgrade is only offered to a later tier. */
 export const PLAN_TIERS: readonly PlanType[] = ['free', 'starter', 'professional', 'premium'];
+export const TOP_TIER: PlanType = 'premium';
 
 export function tierRank(plan: PlanType): number {
   return PLAN_TIERS.indexOf(plan);
 }
+
+export interface Plan {
+  id: PaidPlan;
+  name: string;
+  description: string;
+  /** Per month. */
+  price_cents: number;
+  /** Headshot credits granted with each month paid. */
+  credits: number;
+  /** Personal models the plan allows. */
+  training_limit: number;
+  features: string[];
+  popular: boolean;
+}
+
+/** The subscription plans (spec: subscription panel prices and model limits). */
+export const PLANS: readonly Plan[] = [
+  {
+    id: 'starter',
+    name: 'Starter',
+    description: 'One personal model and a monthly allowance of headshots.',
+    price_cents: 999,
+    credits: 4,
+    training_limit: 1,
+    features: [
+      '1 personal AI model',
+      '4 headshot credits every month',
+      '60 studio styles',
+      '1024x1024 downloads',
+    ],
+    popular: false,
+  },
+  {
+    id: 'professional',
+    name: 'Professional',
+    description: 'For professionals who want several looks and regular refreshes.',
+    price_cents: 1999,
+    credits: 8,
+    training_limit: 5,
+    features: [
+      '5 personal AI models',
+      '8 headshot credits every month',
+      '60 studio styles',
+      'Priority training queue',
+    ],
+    popular: true,
+  },
+  {
+    id: 'premium',
+    name: 'Premium',
+    description: 'For teams and agencies: the most models and credits.',
+    price_cents: 3999,
+    credits: 16,
+    training_limit: 10,
+    features: [
+      '10 personal AI models',
+      '16 headshot credits every month',
+      'Custom prompts (annual)',
+      'Fastest queue',
+    ],
+    popular: false,
+  },
+];
+
+export function findPlan(id: string): Plan | undefined {
+  return PLANS.find((plan) => plan.id === id);
+}
+
+export function planTrainingLimit(plan: PlanType): number {
+  return plan === 'free' ? 0 : (findPlan(plan)?.training_limit ?? 0);
+}
+
+export interface CreditPackage {
+  id: string;
+  name: string;
+  credits: number;
+  price_cents: number;
+  original_price_cents: number | null;
+  savings: string | null;
+  popular: boolean;
+  badge: string | null;
+  features: string[];
+}
+
+/** Purchasable credit packages (spec: credits page). */
+export const CREDIT_PACKAGES: readonly CreditPackage[] = [
+  {
+    id: 'starter_pack',
+    name: 'Starter Pack',
+    credits: 20,
+    price_cents: 999,
+    original_price_cents: null,
+    savings: null,
+    popular: false,
+    badge: null,
+    features: ['20 headshot credits', 'All 60 styles', 'Credits never expire'],
+  },
+  {
+    id: 'professional_pack',
+    name: 'Professional Pack',
+    credits: 60,
+    price_cents: 2499,
+    original_price_cents: 2999,
+    savings: '16% OFF',
+    popular: true,
+    badge: 'Most Popular',
+    features: ['60 headshot credits', 'All 60 styles', 'Credits never expire'],
+  },
+  {
+    id: 'business_pack',
+    name: 'Business Pack',
+    credits: 150,
+    price_cents: 4999,
+    original_price_cents: 7499,
+    savings: '34% OFF',
+    popular: false,
+    badge: 'Best for Teams',
+    features: ['150 headshot credits', 'All 60 styles', 'Credits never expire'],
+  },
+  {
+    id: 'enterprise_pack',
+    name: 'Enterprise Pack',
+    credits: 350,
+    price_cents: 9999,
+    original_price_cents: 17499,
+    savings: '42% OFF',
+    popular: false,
+    badge: 'Best Value',
+    features: ['350 headshot credits', 'All 60 styles', 'Credits never expire'],
+  },
+];
+
+export function findCreditPackage(id: string): CreditPackage | undefined {
+  return CREDIT_PACKAGES.find((pack) => pack.id === id);
+}
+
+/** Per-credit price in dollars, to 2 decimals, as the credits page shows it. */
+export function pricePerCredit(pack: Pick<CreditPackage, 'price_cents' | 'credits'>): string {
+  return (pack.price_cents / 100 / pack.credits).toFixed(2);
+}
+
+export interface CreditPack {
+  id: string;
+  name: string;
+  price_cents: number;
+  credits: number;
+  description: string;
+}
+
+/** The pricing page's credit packs: shown as Coming Soon, not purchasable (spec: two price sets). */
+export const COMING_SOON_CREDIT_PACKS: readonly CreditPack[] = [
+  {
+    id: 'credits_10',
+    name: '10 Credits',
+    price_cents: 1999,
+    credits: 10,
+    description: 'Coming soon',
+  },
+  {
+    id: 'credits_25',
+    name: '25 Credits',
+    price_cents: 3999,
+    credits: 25,
+    description: 'Coming soon',
+  },
+  {
+    id: 'credits_50',
+    name: '50 Credits',
+    price_cents: 6999,
+    credits: 50,
+    description: 'Coming soon',
+  },
+];
+
+export type TrainingPackId = 'training_1' | 'training_3' | 'training_5';
+
+export interface TrainingPack {
+  id: TrainingPackId;
+  quantity: 1 | 3 | 5;
+  price_cents: number;
+  savings: string | null;
+}
+
+/** Extra training slots (spec: training-limit modal; $25 each, 3 for $45). */
+export const TRAINING_PACKS: readonly TrainingPack[] = [
+  { id: 'training_1', quantity: 1, price_cents: 2500, savings: null },
+  { id: 'training_3', quantity: 3, price_cents: 4500, savings: '40% saving' },
+  { id: 'training_5', quantity: 5, price_cents: 6500, savings: '48% saving' },
+];
+
+export function findTrainingPack(quantity: number): TrainingPack | undefined {
+  return TRAINING_PACKS.find((pack) => pack.quantity === quantity);
+}
+
+export function trainingPackById(id: string): TrainingPack | undefined {
+  return TRAINING_PACKS.find((pack) => pack.id === id);
+}
+
+export interface UpgradeOffer {
+  plan: Extract<PaidPlan, 'professional' | 'premium'>;
+  price_cents: number;
+  trainings: number;
+  credits: number;
+}
+
+/**
+ * Upgrade offers of the training-limit modal: the first month of the plan at this price, with
+ * these extra trainings and credits on top of the plan's own.
+ */
+export const UPGRADE_OFFERS: readonly UpgradeOffer[] = [
+  { plan: 'professional', price_cents: 4900, trainings: 2, credits: 8 },
+  { plan: 'premium', price_cents: 9900, trainings: 4, credits: 16 },
+];
+
+export function findUpgradeOffer(plan: string): UpgradeOffer | undefined {
+  return UPGRADE_OFFERS.find((offer) => offer.plan === plan);
+}
+
+/** One generation order on the post-payment page: 4 headshots for $29. */
+export const GENERATION_ORDER = { price_cents: 2900, images: 4, credits: 1 } as const;
+
+export const TRAINING_FEE_DOLLARS = 25;
+export const FREE_CREDITS_INCLUDED = 0;
+export const CREDITS_PER_GENERATION = 1;
+export const IMAGES_PER_GENERATION = 4;
+export const LOW_CREDIT_THRESHOLD = 5;
+export const VERY_LOW_CREDIT_THRESHOLD = 2;
+/** Always-on GPU cost per month (dollars) that the queue's cost projection compares against. */
+export const ALWAYS_ON_COST = 1130;
+/** The spec shows a fixed plan reset date. */
+export const PLAN_RESET_DATE = '2025-10-01';

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 export interface AccessTokenConfig {
@@ -6,6 +6,18 @@ export interface AccessTokenConfig {
   issuer: string;
   audience: string;
   ttlSeconds: number;
+}
+
+// jsonwebtoken probes a string secret with createPublicKey (which throws) on every call; a
+// ready KeyObject skips that and was most of the profile endpoint's CPU time.
+const keys = new WeakMap<AccessTokenConfig, KeyObject>();
+function keyOf(config: AccessTokenConfig): KeyObject {
+  let key = keys.get(config);
+  if (!key) {
+    key = createSecretKey(Buffer.from(config.secret, 'utf8'));
+    keys.set(config, key);
+  }
+  return key;
 }
 
 export interface AccessClaims {
@@ -19,7 +31,7 @@ export function signAccessToken(
   userId: string,
   sessionId: string,
 ): string {
-  return jwt.sign({ sid: sessionId }, config.secret, {
+  return jwt.sign({ sid: sessionId }, keyOf(config), {
     algorithm: 'HS256',
     expiresIn: config.ttlSeconds,
     issuer: config.issuer,
@@ -31,7 +43,7 @@ export function signAccessToken(
 /** Verifies signature (HS256 only: alg=none and algorithm swaps fail), expiry, issuer, audience. */
 export function verifyAccessToken(config: AccessTokenConfig, token: string): AccessClaims | null {
   try {
-    const payload = jwt.verify(token, config.secret, {
+    const payload = jwt.verify(token, keyOf(config), {
       algorithms: ['HS256'],
       issuer: config.issuer,
       audience: config.audience,

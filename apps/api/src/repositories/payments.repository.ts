@@ -1,0 +1,187 @@
+import type { Database, Db, PaymentKind, SubscriptionTier } from '@studioshot/db';
+import { sql, type Kysely, type Selectable } from 'kysely';
+
+export type Payment = Selectable<Database['payments']>;
+export type Subscription = Selectable<Database['subscriptions']>;
+type Executor = Kysely<Database>;
+
+export class PaymentsRepository {
+  constructor(private readonly db: Db) {}
+
+  transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+
+  async create(input: {
+    id: string;
+    userId: string;
+    provider: string;
+    providerIntentId: string;
+    kind: PaymentKind;
+    itemId: string;
+    amountCents: number;
+    currency: string;
+  }): Promise<Payment> {
+    return (
+      this.db
+        .insertInto('payments')
+        .values({
+          id: input.id,
+          user_id: input.userId,
+          provider: input.provider,
+          provider_intent_id: input.providerIntentId,
+          kind: input.kind,
+          item_id: input.itemId,
+          amount_cents: input.amountCents,
+          currency: input.currency,
+          status: 'pending',
+        })
+        // The same provider intent twice (an idempotent create replayed) is one payment.
+        .onConflict((oc) => oc.column('provider_intent_id').doUpdateSet({ updated_at: sql`now()` }))
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    );
+  }
+
+  findByIntent(providerIntentId: string): Promise<Payment | undefined> {
+    return this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('provider_intent_id', '=', providerIntentId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Claims a payment for fulfilment: only the first caller gets the row back; every later
+   * caller (a second webhook delivery, a confirm call racing it) gets undefined.
+   */
+  claimForFulfilment(trx: Executor, paymentId: string): Promise<Payment | undefined> {
+    return trx
+      .updateTable('payments')
+      .set({ status: 'succeeded', fulfilled_at: sql`now()`, updated_at: sql`now()` })
+      .where('id', '=', paymentId)
+      .where('fulfilled_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async markFailed(paymentId: string): Promise<void> {
+    await this.db
+      .updateTable('payments')
+      .set({ status: 'failed', updated_at: sql`now()` })
+      .where('id', '=', paymentId)
+      .where('fulfilled_at', 'is', null)
+      .execute();
+  }
+
+  async addTrainingSlots(trx: Executor, userId: string, slots: number): Promise<void> {
+    await trx
+      .updateTable('users')
+      .set({
+        extra_training_slots: sql`extra_training_slots + ${slots}`,
+        training_limit: sql`training_limit + ${slots}`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  /** Moves a user to a plan; the training limit is always the plan's plus bought slots. */
+  async setPlan(
+    trx: Executor,
+    userId: string,
+    plan: { type: 'free' | SubscriptionTier; interval: string | null; trainingLimit: number },
+  ): Promise<void> {
+    await trx
+      .updateTable('users')
+      .set({
+        plan_type: plan.type,
+        subscription_interval: plan.interval,
+        training_limit: sql`${plan.trainingLimit} + extra_training_slots`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  async upsertSubscription(
+    trx: Executor,
+    input: {
+      userId: string;
+      tier: SubscriptionTier;
+      paymentId: string;
+      periodStart: Date;
+      periodEnd: Date;
+    },
+  ): Promise<void> {
+    const values = {
+      tier: input.tier,
+      billing_cycle: 'monthly' as const,
+      status: 'active' as const,
+      current_period_start: input.periodStart,
+      current_period_end: input.periodEnd,
+      cancel_at_period_end: false,
+      last_payment_id: input.paymentId,
+      updated_at: new Date(),
+    };
+    await trx
+      .insertInto('subscriptions')
+      .values({ user_id: input.userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
+  }
+
+  findSubscription(userId: string): Promise<Subscription | undefined> {
+    return this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** active -> cancelling, or cancelling -> active; undefined when the subscription was not in `from`. */
+  setCancelling(userId: string, cancelling: boolean): Promise<Subscription | undefined> {
+    return this.db
+      .updateTable('subscriptions')
+      .set({
+        status: cancelling ? 'cancelling' : 'active',
+        cancel_at_period_end: cancelling,
+        updated_at: sql`now()`,
+      })
+      .where('user_id', '=', userId)
+      .where('status', '=', cancelling ? 'active' : 'cancelling')
+      .where('current_period_end', '>', sql<Date>`now()`)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Ends subscriptions cancelled and past their period; their users return to the free plan. */
+  async endLapsed(userId?: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .updateTable('subscriptions')
+        .set({ status: 'ended', updated_at: sql`now()` })
+        .where('status', '=', 'cancelling')
+        .where('current_period_end', '<=', sql<Date>`now()`);
+      if (userId) query = query.where('user_id', '=', userId);
+      const ended = await query.returning('user_id').execute();
+      if (ended.length) {
+        await trx
+          .updateTable('users')
+          .set({
+            plan_type: 'free',
+            subscription_interval: null,
+            training_limit: sql`extra_training_slots`,
+            updated_at: sql`now()`,
+          })
+          .where(
+            'id',
+            'in',
+            ended.map((r) => r.user_id),
+          )
+          .execute();
+      }
+      return ended.length;
+    });
+  }
+}

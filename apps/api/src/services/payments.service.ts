@@ -1,0 +1,444 @@
+import type { PaymentIntentResponse, PricingResponse } from '@studioshot/contracts';
+import { MESSAGES } from '@studioshot/contracts';
+import type { PaymentKind } from '@studioshot/db';
+import {
+  COMING_SOON_CREDIT_PACKS,
+  CREDIT_PACKAGES,
+  CURRENCY,
+  findCreditPackage,
+  findPlan,
+  findTrainingPack,
+  findUpgradeOffer,
+  FREE_CREDITS_INCLUDED,
+  GENERATION_ORDER,
+  PLANS,
+  tierRank,
+  TRAINING_FEE_DOLLARS,
+  TRAINING_PACKS,
+  trainingPackById,
+  UPGRADE_OFFERS,
+  type PaidPlan,
+  type PlanType,
+} from '@studioshot/pricing';
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
+import type {
+  PaymentProvider,
+  ProviderIntent,
+} from '../repositories/payment-providers/provider.js';
+import type { Payment, PaymentsRepository } from '../repositories/payments.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+
+const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** What a payment bought, read from the catalogue by its kind and item. */
+interface Grant {
+  credits: number;
+  trainingSlots: number;
+  plan?: PaidPlan;
+  reason: string;
+}
+
+function grantOf(payment: Pick<Payment, 'kind' | 'item_id'>): Grant {
+  switch (payment.kind) {
+    case 'credits': {
+      const pack = findCreditPackage(payment.item_id);
+      if (!pack) throw new Error(`unknown credit package ${payment.item_id}`);
+      return { credits: pack.credits, trainingSlots: 0, reason: 'credit_purchase' };
+    }
+    case 'training_slots': {
+      const pack = trainingPackById(payment.item_id);
+      if (!pack) throw new Error(`unknown training pack ${payment.item_id}`);
+      return { credits: 0, trainingSlots: pack.quantity, reason: 'training_purchase' };
+    }
+    case 'subscription': {
+      const plan = findPlan(payment.item_id);
+      if (!plan) throw new Error(`unknown plan ${payment.item_id}`);
+      return {
+        credits: plan.credits,
+        trainingSlots: 0,
+        plan: plan.id,
+        reason: 'plan_subscription',
+      };
+    }
+    case 'upgrade': {
+      const offer = findUpgradeOffer(payment.item_id);
+      if (offer)
+        return {
+          credits: offer.credits,
+          trainingSlots: offer.trainings,
+          plan: offer.plan,
+          reason: 'plan_upgrade',
+        };
+      const plan = findPlan(payment.item_id);
+      if (!plan) throw new Error(`unknown upgrade ${payment.item_id}`);
+      return { credits: plan.credits, trainingSlots: 0, plan: plan.id, reason: 'plan_upgrade' };
+    }
+    case 'generation':
+      return { credits: GENERATION_ORDER.credits, trainingSlots: 0, reason: 'generation_order' };
+  }
+}
+
+export interface ConfirmOutcome {
+  kind: PaymentKind;
+  creditsAwarded: number;
+  newBalance: number;
+  planType: PlanType;
+  trainingLimit: number;
+}
+
+export class PaymentsService {
+  constructor(
+    private readonly deps: {
+      payments: PaymentsRepository;
+      ledger: CreditLedgerRepository;
+      users: UsersRepository;
+      provider: PaymentProvider;
+      /** Verifies webhook signatures; absent when no webhook secret is configured. */
+      webhooks?: { stripe: Stripe; secret: string; toleranceSeconds: number };
+      logger: Logger;
+    },
+  ) {}
+
+  pricing(): PricingResponse {
+    const plans = PLANS.map((p) => ({
+      id: p.id,
+      name: p.name,
+      description: p.description,
+      price: p.price_cents,
+      price_cents: p.price_cents,
+      credits: p.credits,
+      training_limit: p.training_limit,
+      features: [...p.features],
+      popular: p.popular,
+    }));
+    return {
+      pricing_options: plans,
+      subscription_plans: plans,
+      onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
+      credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p })),
+      training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
+      upgrade_offers: UPGRADE_OFFERS.map((o) => ({ ...o })),
+      training_fee_dollars: TRAINING_FEE_DOLLARS,
+      free_credits_included: FREE_CREDITS_INCLUDED,
+      currency: CURRENCY,
+      test_mode: this.deps.provider.name === 'test',
+    };
+  }
+
+  createCreditPayment(
+    userId: string,
+    packageId: string,
+    requestKey: string,
+  ): Promise<PaymentIntentResponse> {
+    const pack = findCreditPackage(packageId);
+    if (!pack) throw new AppError('bad_request', MESSAGES.invalidCreditPack);
+    return this.createPayment(
+      userId,
+      'credits',
+      pack.id,
+      pack.price_cents,
+      requestKey,
+      MESSAGES.creditPaymentFailed,
+    );
+  }
+
+  /** A plan subscription; with no plan named, one training slot at the default training fee. */
+  createTrainingPayment(
+    userId: string,
+    body: { plan_name?: string; plan_price?: number; plan_credits?: number } | undefined,
+    requestKey: string,
+  ): Promise<PaymentIntentResponse> {
+    if (!body?.plan_name) {
+      const single = findTrainingPack(1)!;
+      if (
+        body?.plan_price !== undefined &&
+        Math.round(body.plan_price * 100) !== single.price_cents
+      ) {
+        throw new AppError('bad_request', MESSAGES.trainingPaymentFailed);
+      }
+      return this.createPayment(
+        userId,
+        'training_slots',
+        single.id,
+        single.price_cents,
+        requestKey,
+        MESSAGES.trainingPaymentFailed,
+      );
+    }
+    const name = body.plan_name.trim().toLowerCase();
+    const plan = PLANS.find((p) => p.id === name || p.name.toLowerCase() === name);
+    if (!plan) throw new AppError('bad_request', MESSAGES.trainingPaymentFailed);
+    // The client may echo what it showed; it never sets what is charged.
+    const shownCents =
+      body.plan_price === undefined ? undefined : Math.round(body.plan_price * 100);
+    if (
+      (shownCents !== undefined &&
+        shownCents !== plan.price_cents &&
+        body.plan_price !== plan.price_cents) ||
+      (body.plan_credits !== undefined && body.plan_credits !== plan.credits)
+    ) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.trainingPaymentFailed}: the price shown no longer matches ${plan.name}. Reload the page.`,
+      );
+    }
+    return this.createPayment(
+      userId,
+      'subscription',
+      plan.id,
+      plan.price_cents,
+      requestKey,
+      MESSAGES.trainingPaymentFailed,
+    );
+  }
+
+  createTrainingPurchase(
+    userId: string,
+    quantity: number,
+    requestKey: string,
+  ): Promise<PaymentIntentResponse> {
+    const pack = findTrainingPack(quantity);
+    if (!pack) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.trainingPurchaseFailed}: choose 1, 3 or 5 trainings.`,
+      );
+    }
+    return this.createPayment(
+      userId,
+      'training_slots',
+      pack.id,
+      pack.price_cents,
+      requestKey,
+      MESSAGES.trainingPurchaseFailed,
+    );
+  }
+
+  async createUpgrade(
+    userId: string,
+    planId: string | null | undefined,
+    requestKey: string,
+  ): Promise<PaymentIntentResponse> {
+    if (!planId) throw new AppError('bad_request', MESSAGES.noTargetPlan);
+    const plan = findPlan(planId);
+    if (!plan) throw new AppError('bad_request', MESSAGES.upgradeFailed);
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    if (tierRank(plan.id) <= tierRank(user.plan_type)) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.upgradeFailed}: you are already on ${plan.name} or a higher plan.`,
+      );
+    }
+    const offer = findUpgradeOffer(plan.id);
+    return this.createPayment(
+      userId,
+      'upgrade',
+      plan.id,
+      offer?.price_cents ?? plan.price_cents,
+      requestKey,
+      MESSAGES.upgradeFailed,
+    );
+  }
+
+  createGenerationPayment(userId: string, requestKey: string): Promise<PaymentIntentResponse> {
+    return this.createPayment(
+      userId,
+      'generation',
+      'generation_order',
+      GENERATION_ORDER.price_cents,
+      requestKey,
+      MESSAGES.generationPaymentFailed,
+    );
+  }
+
+  private async createPayment(
+    userId: string,
+    kind: PaymentKind,
+    itemId: string,
+    amountCents: number,
+    requestKey: string,
+    failure: string,
+  ): Promise<PaymentIntentResponse> {
+    const paymentId = randomUUID();
+    let intent: ProviderIntent;
+    try {
+      intent = await this.deps.provider.createIntent({
+        amount: amountCents,
+        currency: CURRENCY,
+        metadata: { payment_id: paymentId, user_id: userId, kind, item_id: itemId },
+        idempotencyKey: `${userId}:${kind}:${itemId}:${requestKey}`,
+      });
+    } catch (error) {
+      this.deps.logger.error(
+        { err: error, kind, itemId },
+        'payment provider refused to create an intent',
+      );
+      throw new AppError('service_unavailable', failure);
+    }
+    await this.deps.payments.create({
+      id: intent.metadata.payment_id ?? paymentId,
+      userId,
+      provider: this.deps.provider.name,
+      providerIntentId: intent.id,
+      kind,
+      itemId,
+      amountCents,
+      currency: CURRENCY,
+    });
+    return {
+      payment_intent_id: intent.id,
+      client_secret: intent.client_secret,
+      amount: intent.amount,
+      currency: intent.currency,
+    };
+  }
+
+  /**
+   * The confirm calls: the payment must be the caller's, of an expected kind, and paid at the
+   * provider. Fulfilment itself is idempotent, so confirming twice grants once.
+   */
+  async confirm(
+    userId: string,
+    intentId: string,
+    kinds: readonly PaymentKind[],
+    expect?: { itemId: string; amountCents: number },
+  ): Promise<ConfirmOutcome> {
+    const payment = await this.deps.payments.findByIntent(intentId);
+    // Another user's payment is answered exactly like a missing one.
+    if (!payment || payment.user_id !== userId)
+      throw new AppError('payment_not_found', MESSAGES.confirmFailed);
+    if (!kinds.includes(payment.kind)) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.confirmFailed}: this payment is not for that purchase.`,
+      );
+    }
+    if (
+      expect &&
+      (expect.itemId !== payment.item_id || expect.amountCents !== payment.amount_cents)
+    ) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.confirmFailed}: the pack or amount does not match the payment.`,
+      );
+    }
+    if (!payment.fulfilled_at) {
+      const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
+      if (!intent || intent.status !== 'succeeded')
+        throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted);
+      await this.fulfil(payment, intent);
+    }
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    return {
+      kind: payment.kind,
+      creditsAwarded: grantOf(payment).credits,
+      newBalance: user.credits_balance,
+      planType: user.plan_type,
+      trainingLimit: user.training_limit,
+    };
+  }
+
+  /**
+   * The one place purchases take effect. Exactly once per payment: the conditional claim lets
+   * one caller through, and every grant happens in that caller's transaction.
+   */
+  async fulfil(payment: Payment, intent: ProviderIntent): Promise<boolean> {
+    if (
+      intent.status !== 'succeeded' ||
+      intent.amount !== payment.amount_cents ||
+      intent.currency !== payment.currency ||
+      intent.id !== payment.provider_intent_id
+    ) {
+      this.deps.logger.error(
+        { paymentId: payment.id, intentId: intent.id },
+        'intent does not match the payment; not fulfilled',
+      );
+      return false;
+    }
+    const grant = grantOf(payment);
+    return this.deps.payments.transaction(async (trx) => {
+      const claimed = await this.deps.payments.claimForFulfilment(trx, payment.id);
+      if (!claimed) return false;
+      if (grant.plan) {
+        const plan = findPlan(grant.plan)!;
+        const now = new Date();
+        await this.deps.payments.setPlan(trx, payment.user_id, {
+          type: plan.id,
+          interval: 'monthly',
+          trainingLimit: plan.training_limit,
+        });
+        await this.deps.payments.upsertSubscription(trx, {
+          userId: payment.user_id,
+          tier: plan.id,
+          paymentId: payment.id,
+          periodStart: now,
+          periodEnd: new Date(now.getTime() + MONTH_MS),
+        });
+      }
+      if (grant.trainingSlots > 0)
+        await this.deps.payments.addTrainingSlots(trx, payment.user_id, grant.trainingSlots);
+      if (grant.credits > 0) {
+        const result = await this.deps.ledger.apply(
+          {
+            userId: payment.user_id,
+            delta: grant.credits,
+            reason: grant.reason,
+            idempotencyKey: `payment:${payment.id}`,
+            paymentId: payment.id,
+          },
+          trx,
+        );
+        if (result.outcome === 'insufficient') throw new Error('a grant cannot be insufficient');
+      }
+      this.deps.logger.info({ paymentId: payment.id, kind: payment.kind }, 'payment fulfilled');
+      return true;
+    });
+  }
+
+  /** Stripe-format webhooks: signature checked on the raw bytes before anything else. */
+  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<void> {
+    const webhooks = this.deps.webhooks;
+    if (!webhooks || !signature)
+      throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
+    let event: Stripe.Event;
+    try {
+      event = webhooks.stripe.webhooks.constructEvent(
+        rawBody,
+        signature,
+        webhooks.secret,
+        webhooks.toleranceSeconds,
+      );
+    } catch {
+      throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
+    }
+    if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed')
+      return;
+    const intent = event.data.object;
+    const payment = await this.deps.payments.findByIntent(intent.id);
+    if (!payment) {
+      this.deps.logger.warn(
+        { intentId: intent.id, type: event.type },
+        'webhook for an unknown payment intent',
+      );
+      return;
+    }
+    if (event.type === 'payment_intent.payment_failed') {
+      await this.deps.payments.markFailed(payment.id);
+      return;
+    }
+    await this.fulfil(payment, {
+      id: intent.id,
+      client_secret: '',
+      amount: intent.amount,
+      currency: intent.currency,
+      status: intent.status,
+      metadata: intent.metadata,
+    });
+  }
+}

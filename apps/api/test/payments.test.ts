@@ -1,0 +1,424 @@
+import {
+  MESSAGES,
+  ZCancelSubscriptionResponseSchema,
+  ZConfirmCreditPackageResponseSchema,
+  ZPaymentIntentResponseSchema,
+  ZPricingResponseSchema,
+  ZSubscriptionResponseSchema,
+} from '@studioshot/contracts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
+import {
+  countRows,
+  createIntent,
+  DECLINED_CARD,
+  GOOD_CARD,
+  payWithCard,
+  profileOf,
+} from './payments-helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const newUser = async () => (await registerUser(t)).tokens.access_token;
+const post = (token: string, path: string, body: object = {}) =>
+  t.request.post(path).set(bearer(token)).send(body);
+
+describe('GET /api/v1/payments/pricing', () => {
+  it('answers the whole catalogue, without authentication', async () => {
+    const res = await t.request.get('/api/v1/payments/pricing');
+    expect(res.status).toBe(200);
+    const body = ZPricingResponseSchema.parse(res.body);
+    expect(body.pricing_options.map((p) => [p.id, p.price, p.training_limit])).toEqual([
+      ['starter', 999, 1],
+      ['professional', 1999, 5],
+      ['premium', 3999, 10],
+    ]);
+    expect(body.pricing_options.find((p) => p.popular)?.id).toBe('professional');
+    expect(body.onetime_packages).toHaveLength(4);
+    expect(body.credit_packs.map((p) => p.credits)).toEqual([10, 25, 50]);
+    expect(body.training_packs.map((p) => p.id)).toEqual([
+      'training_1',
+      'training_3',
+      'training_5',
+    ]);
+    expect(body).toMatchObject({
+      training_fee_dollars: 25,
+      free_credits_included: 0,
+      test_mode: true,
+    });
+  });
+});
+
+describe('buying credits', () => {
+  it('creates an intent, pays with a test card, confirms once, and the balance moves once', async () => {
+    const token = await newUser();
+    const intent = ZPaymentIntentResponseSchema.parse(
+      await createIntent(t, token, '/api/v1/payments/create-credit-package', {
+        package_id: 'professional_pack',
+      }),
+    );
+    expect(intent).toMatchObject({ amount: 2499, currency: 'usd' });
+    expect((await payWithCard(t, token, intent)).status).toBe(200);
+
+    const confirm = await post(token, '/api/v1/payments/confirm-credit-package', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(confirm.status).toBe(200);
+    expect(ZConfirmCreditPackageResponseSchema.parse(confirm.body)).toEqual({
+      credits_added: 60,
+      new_credits_balance: 60,
+    });
+
+    const again = await post(token, '/api/v1/payments/confirm-credit-package', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(again.body).toEqual({ credits_added: 60, new_credits_balance: 60 });
+    expect((await profileOf(t, token)).credits_balance).toBe(60);
+  });
+
+  it('create-credit-payment takes the same packages by credit_pack_id', async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/payments/create-credit-payment', {
+      credit_pack_id: 'starter_pack',
+    });
+    expect(intent.amount).toBe(999);
+    await payWithCard(t, token, intent).expect(200);
+    const res = await post(token, '/api/v1/payments/confirm-payment', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(res.body).toMatchObject({
+      credits_awarded: 20,
+      new_credits_balance: 20,
+      kind: 'credits',
+    });
+  });
+
+  it.each([
+    ['an unknown pack', 'gold_pack'],
+    ['a pack from the Coming Soon price set', 'credits_10'],
+  ])('refuses %s with the spec message and writes nothing', async (_label, packageId) => {
+    const token = await newUser();
+    const before = await countRows(t);
+    const res = await post(token, '/api/v1/payments/create-credit-package', {
+      package_id: packageId,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: MESSAGES.invalidCreditPack, code: 'bad_request' });
+    expect(await countRows(t)).toEqual(before);
+  });
+
+  it('a declined card: a clear message, nothing granted, and the same intent can be paid again', async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/payments/create-credit-package', {
+      package_id: 'starter_pack',
+    });
+    const declined = await payWithCard(t, token, intent, DECLINED_CARD);
+    expect(declined.status).toBe(402);
+    expect(declined.body).toEqual({ detail: 'Your card was declined.', code: 'payment_failed' });
+    const early = await post(token, '/api/v1/payments/confirm-credit-package', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.detail).toBe(MESSAGES.paymentNotCompleted);
+    expect((await profileOf(t, token)).credits_balance).toBe(0);
+
+    await payWithCard(t, token, intent, GOOD_CARD).expect(200);
+    const ok = await post(token, '/api/v1/payments/confirm-credit-package', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(ok.body.new_credits_balance).toBe(20);
+  });
+
+  it("refuses another user's payment intent, for confirming and for paying", async () => {
+    const owner = await newUser();
+    const thief = await newUser();
+    const intent = await createIntent(t, owner, '/api/v1/payments/create-credit-package', {
+      package_id: 'starter_pack',
+    });
+    await payWithCard(t, owner, intent).expect(200);
+    const res = await post(thief, '/api/v1/payments/confirm-credit-package', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.detail).toBe(MESSAGES.confirmFailed);
+    expect((await profileOf(t, thief)).credits_balance).toBe(0);
+    const wrongSecret = await payWithCard(t, thief, {
+      ...intent,
+      client_secret: 'pi_wrong_secret',
+    });
+    expect(wrongSecret.status).toBe(404);
+  });
+
+  it('checks the card form on the server and never stores the card', async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/payments/create-credit-package', {
+      package_id: 'starter_pack',
+    });
+    for (const card of [
+      { ...GOOD_CARD, number: '4242 4242' },
+      { ...GOOD_CARD, expiry: '1/3' },
+      { ...GOOD_CARD, cvc: '1' },
+      { ...GOOD_CARD, name: '  ' },
+    ]) {
+      const res = await payWithCard(t, token, intent, card);
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toBe(MESSAGES.cardIncomplete);
+    }
+    expect(
+      (await payWithCard(t, token, intent, { ...GOOD_CARD, expiry: '01/20' })).body.detail,
+    ).toBe('Your card has expired.');
+    expect(
+      (await payWithCard(t, token, intent, { ...GOOD_CARD, number: '4242 4242 4242 4241' })).body
+        .detail,
+    ).toBe('Your card number is incorrect.');
+    await payWithCard(t, token, intent).expect(200);
+    const dump = await sql<{
+      row: string;
+    }>`SELECT row_to_json(p)::text AS row FROM test_payment_intents p`.execute(t.c.db);
+    for (const { row } of dump.rows) expect(row).not.toMatch(/4242\s?4242/);
+  });
+});
+
+describe('training slots', () => {
+  it('sells 1, 3 or 5 trainings and adds them to the training limit once', async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/payments/create-training-purchase', {
+      quantity: 3,
+    });
+    expect(intent.amount).toBe(4500);
+    await payWithCard(t, token, intent).expect(200);
+    const wrongAmount = await post(token, '/api/v1/payments/confirm-additional-training', {
+      payment_intent_id: intent.payment_intent_id,
+      pack_id: 'training_3',
+      amount: 100,
+      payment_method: 'stripe',
+    });
+    expect(wrongAmount.status).toBe(400);
+    const wrongPack = await post(token, '/api/v1/payments/confirm-additional-training', {
+      payment_intent_id: intent.payment_intent_id,
+      pack_id: 'training_5',
+      amount: 4500,
+      payment_method: 'stripe',
+    });
+    expect(wrongPack.status).toBe(400);
+    expect((await profileOf(t, token)).training_limit).toBe(0);
+    const body = {
+      payment_intent_id: intent.payment_intent_id,
+      pack_id: 'training_3',
+      amount: 4500,
+      payment_method: 'stripe',
+    };
+    expect(
+      (await post(token, '/api/v1/payments/confirm-additional-training', body)).body.training_limit,
+    ).toBe(3);
+    expect(
+      (await post(token, '/api/v1/payments/confirm-additional-training', body)).body.training_limit,
+    ).toBe(3);
+  });
+
+  it.each([[2], [0], [-1], [100]])('refuses a quantity of %i', async (quantity) => {
+    const token = await newUser();
+    const res = await post(token, '/api/v1/payments/create-training-purchase', { quantity });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^Failed to create training purchase payment/);
+  });
+
+  it('falls back from plan confirmation to additional training, as the spec describes', async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/payments/create-training-payment', {});
+    expect(intent.amount).toBe(2500);
+    await payWithCard(t, token, intent).expect(200);
+    const plan = await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(plan.status).toBe(400);
+    const extra = await post(token, '/api/v1/payments/confirm-additional-training', {
+      payment_intent_id: intent.payment_intent_id,
+      pack_id: 'training_1',
+      amount: 2500,
+      payment_method: 'stripe',
+    });
+    expect(extra.status).toBe(200);
+    expect(extra.body.training_limit).toBe(1);
+  });
+});
+
+describe('subscriptions', () => {
+  it('subscribes, shows the plan, cancels at period end, reactivates', async () => {
+    const token = await newUser();
+    const altered = await post(token, '/api/v1/payments/create-training-payment', {
+      plan_name: 'professional',
+      plan_price: 0.5,
+    });
+    expect(altered.status).toBe(400);
+    const negative = await post(token, '/api/v1/payments/create-training-payment', {
+      plan_name: 'professional',
+      plan_price: -19.99,
+    });
+    expect(negative.status).toBe(400);
+
+    const intent = await createIntent(t, token, '/api/v1/payments/create-training-payment', {
+      plan_name: 'professional',
+      plan_price: 19.99,
+      plan_credits: 8,
+    });
+    expect(intent.amount).toBe(1999);
+    await payWithCard(t, token, intent).expect(200);
+    const confirmed = await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(confirmed.status).toBe(200);
+    expect(await profileOf(t, token)).toMatchObject({
+      plan_type: 'professional',
+      training_limit: 5,
+      credits_balance: 8,
+    });
+
+    const sub = ZSubscriptionResponseSchema.parse(
+      (await t.request.get('/api/v1/payments/subscription').set(bearer(token))).body,
+    );
+    expect(sub).toMatchObject({
+      status: 'active',
+      tier: 'professional',
+      billing_cycle: 'monthly',
+      can_cancel: true,
+      can_reactivate: false,
+    });
+    expect(sub.features.training_jobs).toBe(5);
+    expect(new Date(sub.next_billing_date!).getTime()).toBeGreaterThan(
+      Date.now() + 29 * 86_400_000,
+    );
+
+    const cancel = await post(token, '/api/v1/payments/cancel-subscription');
+    expect(cancel.status).toBe(200);
+    const cancelled = ZCancelSubscriptionResponseSchema.parse(cancel.body);
+    expect(cancelled.credits_retained).toBe(8);
+    expect(cancelled.access_until).toBe(sub.next_billing_date);
+    expect((await post(token, '/api/v1/payments/cancel-subscription')).status).toBe(409);
+
+    const during = (await t.request.get('/api/v1/payments/subscription').set(bearer(token))).body;
+    expect(during).toMatchObject({
+      status: 'cancelling',
+      cancel_at_period_end: true,
+      can_cancel: false,
+      can_reactivate: true,
+    });
+    expect((await profileOf(t, token)).plan_type).toBe('professional');
+
+    const reactivated = await post(token, '/api/v1/payments/reactivate-subscription');
+    expect(reactivated.status).toBe(200);
+    expect(reactivated.body.subscription).toMatchObject({
+      status: 'active',
+      can_reactivate: false,
+    });
+    expect((await post(token, '/api/v1/payments/reactivate-subscription')).status).toBe(409);
+  });
+
+  it('returns a cancelled subscription past its period to the free plan, keeping credits and bought slots', async () => {
+    const token = await newUser();
+    const slots = await createIntent(t, token, '/api/v1/payments/create-training-purchase', {
+      quantity: 1,
+    });
+    await payWithCard(t, token, slots).expect(200);
+    await post(token, '/api/v1/payments/confirm-payment', {
+      payment_intent_id: slots.payment_intent_id,
+    }).expect(200);
+    const plan = await createIntent(t, token, '/api/v1/payments/create-training-payment', {
+      plan_name: 'starter',
+    });
+    await payWithCard(t, token, plan).expect(200);
+    await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: plan.payment_intent_id,
+    }).expect(200);
+    expect(await profileOf(t, token)).toMatchObject({
+      plan_type: 'starter',
+      training_limit: 2,
+      credits_balance: 4,
+    });
+    await post(token, '/api/v1/payments/cancel-subscription').expect(200);
+    await t.c.db
+      .updateTable('subscriptions')
+      .set({ current_period_end: sql`now() - interval '1 minute'` })
+      .where('status', '=', 'cancelling')
+      .execute();
+    const sub = (await t.request.get('/api/v1/payments/subscription').set(bearer(token))).body;
+    expect(sub).toMatchObject({
+      status: 'free',
+      tier: 'free',
+      can_cancel: false,
+      can_reactivate: false,
+    });
+    expect(await profileOf(t, token)).toMatchObject({
+      plan_type: 'free',
+      training_limit: 1,
+      credits_balance: 4,
+    });
+  });
+
+  it('upgrades only above the current tier, with the modal offer', async () => {
+    const token = await newUser();
+    const none = await post(token, '/api/v1/payments/create-upgrade', {
+      plan_id: null,
+      current_plan: 'free',
+      upgrade_immediately: true,
+    });
+    expect(none.status).toBe(400);
+    expect(none.body.detail).toBe(MESSAGES.noTargetPlan);
+    const intent = await createIntent(t, token, '/api/v1/payments/create-upgrade', {
+      plan_id: 'premium',
+      current_plan: 'free',
+      upgrade_immediately: true,
+    });
+    expect(intent.amount).toBe(9900);
+    await payWithCard(t, token, intent).expect(200);
+    await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: intent.payment_intent_id,
+    }).expect(200);
+    expect(await profileOf(t, token)).toMatchObject({
+      plan_type: 'premium',
+      training_limit: 14,
+      credits_balance: 16,
+    });
+    const down = await post(token, '/api/v1/payments/create-upgrade', {
+      plan_id: 'professional',
+      current_plan: 'premium',
+    });
+    expect(down.status).toBe(400);
+    expect(down.body.detail).toMatch(/^Failed to create upgrade payment/);
+  });
+});
+
+describe('generation order', () => {
+  it('charges $29 and grants the generation credit once', async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/users/create-payment-intent', {
+      style: 'professional',
+    });
+    expect(intent.amount).toBe(2900);
+    await payWithCard(t, token, intent).expect(200);
+    const res = await post(token, '/api/v1/payments/confirm-payment', {
+      payment_intent_id: intent.payment_intent_id,
+    });
+    expect(res.body).toMatchObject({
+      kind: 'generation',
+      credits_awarded: 1,
+      new_credits_balance: 1,
+    });
+  });
+});
+
+describe('payments need a signed-in user', () => {
+  it.each([
+    '/api/v1/payments/create-credit-package',
+    '/api/v1/payments/confirm-payment',
+    '/api/v1/payments/cancel-subscription',
+    '/api/v1/users/create-payment-intent',
+  ])('%s answers 401 without a token', async (path) => {
+    expect((await t.request.post(path).send({})).status).toBe(401);
+  });
+});
