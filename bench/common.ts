@@ -34,7 +34,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  child: ChildProcess,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${url}: process exited early`);
@@ -70,6 +74,9 @@ export function median(values: number[]): number {
 }
 
 export function writeResult(name: string, result: object, markdown: string): void {
-  writeFileSync(path.join(ROOT, 'bench/results', `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    path.join(ROOT, 'bench/results', `${name}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
   writeFileSync(path.join(ROOT, 'bench/results', `${name}.md`), markdown);
 }

@@ -31,7 +31,14 @@ const api = startNode('apps/api/dist/main.js', {
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 interface Sample {
@@ -60,9 +67,9 @@ try {
     await page.waitForTimeout(300);
     const sample = await page.evaluate(() => {
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
-      const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
-        (r) => r.initiatorType === 'script' || r.name.endsWith('.js'),
-      );
+      const scripts = (
+        performance.getEntriesByType('resource') as PerformanceResourceTiming[]
+      ).filter((r) => r.initiatorType === 'script' || r.name.endsWith('.js'));
       const early = scripts.filter((r) => r.responseEnd <= fcp);
       return {
         lcp_ms: (window as unknown as { __lcp: number }).__lcp,
@@ -81,7 +88,10 @@ try {
     runs: RUNS,
     lcp_ms: { median: Math.round(lcp), runs: samples.map((s) => Math.round(s.lcp_ms)) },
     fcp_ms: { median: Math.round(median(samples.map((s) => s.fcp_ms))) },
-    js_gzip_kb_before_fcp: { median: Number((js / 1024).toFixed(1)), files: samples[0]?.js_files_before_fcp },
+    js_gzip_kb_before_fcp: {
+      median: Number((js / 1024).toFixed(1)),
+      files: samples[0]?.js_files_before_fcp,
+    },
     targets: { lcp_ms_max: 1500, js_gzip_kb_max: 150 },
     pass: lcp < 1500 && js / 1024 < 150,
   };

@@ -38,10 +38,17 @@ try {
   const registered = await fetch(`${apiUrl}/api/v1/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password', name: 'Bench User' }),
+    body: JSON.stringify({
+      email: 'bench@example.com',
+      password: 'bench-password',
+      name: 'Bench User',
+    }),
   });
   const { access_token: token } = (await registered.json()) as { access_token: string };
-  const profile = { url: `${apiUrl}/api/v1/users/profile`, headers: { Authorization: `Bearer ${token}` } };
+  const profile = {
+    url: `${apiUrl}/api/v1/users/profile`,
+    headers: { Authorization: `Bearer ${token}` },
+  };
 
   const run = async (opts: autocannon.Options) => {
     const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
@@ -74,7 +81,12 @@ try {
   const ratio = profileMedian / helloMedian;
   const result = {
     machine: machine(),
-    settings: { rounds: ROUNDS, duration_s: DURATION_S, connections: CONNECTIONS, api_log_level: 'info' },
+    settings: {
+      rounds: ROUNDS,
+      duration_s: DURATION_S,
+      connections: CONNECTIONS,
+      api_log_level: 'info',
+    },
     hello_world_rps: { median: Math.round(helloMedian), runs: helloRps.map(Math.round) },
     profile_rps: { median: Math.round(profileMedian), runs: profileRps.map(Math.round) },
     profile_p99_ms_at_full_load: { median: median(profileP99), runs: profileP99 },

@@ -39,7 +39,10 @@ const base = `http://127.0.0.1:${port}`;
 async function json<T>(path: string, body: object, token?: string): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -65,7 +68,12 @@ try {
       { package_id: 'starter_pack' },
       user.access_token,
     );
-    intents.push({ id: intent.payment_intent_id, amount: intent.amount, userId: user.user.id, credits: 20 });
+    intents.push({
+      id: intent.payment_intent_id,
+      amount: intent.amount,
+      userId: user.user.id,
+      credits: 20,
+    });
   }
   // Every payment gets one to three deliveries: Stripe retries and duplicates.
   const events: string[] = [];
@@ -74,7 +82,16 @@ try {
       id: `evt_${intent.id}`,
       object: 'event',
       type: 'payment_intent.succeeded',
-      data: { object: { id: intent.id, object: 'payment_intent', amount: intent.amount, currency: 'usd', status: 'succeeded', metadata: {} } },
+      data: {
+        object: {
+          id: intent.id,
+          object: 'payment_intent',
+          amount: intent.amount,
+          currency: 'usd',
+          status: 'succeeded',
+          metadata: {},
+        },
+      },
     });
     const copies = 1 + (events.length % 3);
     for (let c = 0; c < copies; c += 1) events.push(payload);
@@ -112,15 +129,25 @@ try {
   const elapsed = (performance.now() - started) / 1000;
 
   // Exactly once: each user's balance equals the credits of the distinct payments delivered.
-  const delivered = new Set(events.slice(0, Math.min(total, events.length)).map((e) => (JSON.parse(e) as { data: { object: { id: string } } }).data.object.id));
+  const delivered = new Set(
+    events
+      .slice(0, Math.min(total, events.length))
+      .map((e) => (JSON.parse(e) as { data: { object: { id: string } } }).data.object.id),
+  );
   const expected = new Map<string, number>();
-  for (const intent of intents) if (delivered.has(intent.id)) expected.set(intent.userId, (expected.get(intent.userId) ?? 0) + intent.credits);
+  for (const intent of intents)
+    if (delivered.has(intent.id))
+      expected.set(intent.userId, (expected.get(intent.userId) ?? 0) + intent.credits);
   const db = createDb(databaseUrl, { max: 1 });
   const balances = await db.selectFrom('users').select(['id', 'credits_balance']).execute();
-  const ledgerRows = await db.selectFrom('credit_ledger').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const ledgerRows = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   await db.destroy();
   const exactlyOnce =
-    balances.every((b) => b.credits_balance === (expected.get(b.id) ?? 0)) && Number(ledgerRows.n) === delivered.size;
+    balances.every((b) => b.credits_balance === (expected.get(b.id) ?? 0)) &&
+    Number(ledgerRows.n) === delivered.size;
   const sorted = [...latencies].sort((a, b) => a - b);
   const p99 = sorted[Math.floor(sorted.length * 0.99)] ?? 0;
   const result = {

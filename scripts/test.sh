@@ -24,4 +24,7 @@ step "unit and integration tests"
 pnpm exec turbo run test --concurrency=1 --output-logs=full
 
 
+step "browser tests"
+pnpm --filter @studioshot/e2e e2e
+
 log "all test suites passed"

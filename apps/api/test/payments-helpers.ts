@@ -28,14 +28,11 @@ export async function createIntent(
 
 /** The test provider's stand-in for Stripe.js: pay the intent with a card. */
 export function payWithCard(t: TestApp, token: string, intent: Intent, card = GOOD_CARD) {
-  return t.request
-    .post('/api/v1/payments/test/confirm-card')
-    .set(bearer(token))
-    .send({
-      payment_intent_id: intent.payment_intent_id,
-      client_secret: intent.client_secret,
-      card,
-    });
+  return t.request.post('/api/v1/payments/test/confirm-card').set(bearer(token)).send({
+    payment_intent_id: intent.payment_intent_id,
+    client_secret: intent.client_secret,
+    card,
+  });
 }
 
 export async function profileOf(t: TestApp, token: string) {

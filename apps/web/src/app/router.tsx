@@ -1,0 +1,52 @@
+import { redirect, type RouteObject } from 'react-router';
+import { AppShell } from '../components/AppShell';
+import { PageLoader } from '../components/PageLoader';
+import { RootErrorBoundary, RouteErrorBoundary } from '../components/RootErrorBoundary';
+import { ProtectedRoute } from '../features/auth/ProtectedRoute';
+
+/** The route table of the product spec; every page is its own lazily loaded chunk. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    Component: AppShell,
+    ErrorBoundary: RootErrorBoundary,
+    HydrateFallback: PageLoader,
+    children: [
+      {
+        ErrorBoundary: RouteErrorBoundary,
+        children: [
+          { index: true, lazy: () => import('../routes/home') },
+          { path: 'pricing', lazy: () => import('../routes/pricing') },
+          { path: 'auth', lazy: () => import('../routes/auth') },
+          {
+            path: 'login',
+            loader: ({ request }) => redirect(`/auth${new URL(request.url).search}`),
+          },
+          { path: 'demo', lazy: () => import('../routes/demo') },
+          { path: 'old-demo', lazy: () => import('../routes/old-demo') },
+          { path: 'test', lazy: () => import('../routes/auth-test') },
+          {
+            Component: ProtectedRoute,
+            children: [
+              { path: 'upload', lazy: () => import('../routes/upload') },
+              { path: 'training/start', lazy: () => import('../routes/training-start') },
+              { path: 'training/:sessionId', lazy: () => import('../routes/training-status') },
+              { path: 'dashboard', lazy: () => import('../routes/dashboard') },
+              { path: 'generate', lazy: () => import('../routes/generate') },
+              { path: 'generate-simple', lazy: () => import('../routes/generate-simple') },
+              {
+                path: 'generate-trained-old',
+                lazy: () => import('../routes/generate-trained-old'),
+              },
+              { path: 'generate-trained', lazy: () => import('../routes/generate-trained') },
+              { path: 'results/:sessionId', lazy: () => import('../routes/results') },
+              { path: 'credits', lazy: () => import('../routes/credits') },
+              { path: 'payment', lazy: () => import('../routes/payment') },
+            ],
+          },
+          { path: '*', lazy: () => import('../routes/not-found') },
+        ],
+      },
+    ],
+  },
+];

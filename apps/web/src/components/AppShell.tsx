@@ -1,0 +1,53 @@
+import { lazy, Suspense } from 'react';
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { useSession } from '../features/auth/session-store';
+import { SiteFooter } from './SiteFooter';
+import { SiteHeader } from './SiteHeader';
+import { Toaster } from './Toaster';
+
+// Only signed-in visitors need the session widget; keep it out of the landing bundle.
+const SessionExpiryNotice = lazy(() =>
+  import('../features/auth/SessionExpiryNotice').then((m) => ({ default: m.SessionExpiryNotice })),
+);
+
+/** A thin bar while a route's code or data loads. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return (
+    <div
+      className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-accent-100"
+      role="progressbar"
+      aria-label="Loading page"
+    >
+      <div className="progress-slide h-full w-2/5 bg-accent-600" />
+    </div>
+  );
+}
+
+export function AppShell() {
+  const { status } = useSession();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-stone-950 px-4 py-2 text-white focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <NavigationProgress />
+      <SiteHeader />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <Toaster />
+      {status === 'authenticated' && (
+        <Suspense fallback={null}>
+          <SessionExpiryNotice />
+        </Suspense>
+      )}
+      <ScrollRestoration />
+    </div>
+  );
+}

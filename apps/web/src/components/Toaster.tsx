@@ -1,0 +1,61 @@
+import { useSyncExternalStore } from 'react';
+import {
+  TOAST_FADE_MS,
+  TOAST_SPACING_PX,
+  dismissToast,
+  getToasts,
+  subscribeToToasts,
+  type ToastKind,
+} from '../lib/toast';
+
+const KIND_STYLES: Record<ToastKind, string> = {
+  success: 'border-l-emerald-600',
+  error: 'border-l-red-600',
+  info: 'border-l-accent-600',
+};
+
+const KIND_LABEL: Record<ToastKind, string> = {
+  success: 'Success',
+  error: 'Error',
+  info: 'Notice',
+};
+
+/** Stacks toasts top-right, 70 px apart; the live region announces each one. */
+export function Toaster() {
+  const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts);
+  return (
+    <section
+      aria-label="Notifications"
+      aria-live="polite"
+      aria-relevant="additions"
+      className="pointer-events-none fixed top-4 right-4 left-4 z-50 sm:left-auto sm:w-96"
+    >
+      {toasts.map((item, index) => (
+        <div
+          key={item.id}
+          className={`toast-enter pointer-events-auto absolute inset-x-0 flex min-h-14 items-start gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-4 py-3 text-sm text-stone-800 shadow-lg shadow-stone-900/10 transition-[opacity,transform] ${KIND_STYLES[item.kind]}`}
+          style={{
+            top: index * TOAST_SPACING_PX,
+            opacity: item.leaving ? 0 : 1,
+            transitionDuration: `${TOAST_FADE_MS}ms`,
+          }}
+        >
+          <span className="sr-only">{KIND_LABEL[item.kind]}: </span>
+          <p className="line-clamp-2 flex-1" title={item.message}>
+            {item.message}
+          </p>
+          <button
+            type="button"
+            onClick={() => dismissToast(item.id)}
+            className="-m-1 rounded-md p-1 text-stone-500 hover:bg-stone-100 hover:text-stone-900"
+            aria-label="Dismiss notification"
+          >
+            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+              <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
+            </svg>
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import { Portrait } from '../../components/art/Portrait';
+
+/** The calm visual beside the auth form on wide screens. */
+export function AuthShowcase() {
+  return (
+    <aside className="hidden lg:block" aria-label="About Studioshot">
+      <div className="relative mx-auto aspect-[4/5] max-w-md overflow-hidden rounded-[2rem] shadow-2xl shadow-stone-900/20">
+        <Portrait
+          style="executive"
+          variant="after"
+          label="Illustration of an executive studio headshot"
+          className="size-full"
+        />
+        <div className="absolute inset-x-4 bottom-4 rounded-2xl bg-white/90 p-5 backdrop-blur">
+          <p className="font-display text-lg font-semibold text-stone-950">
+            Studio-quality headshots in under 10 minutes
+          </p>
+          <p className="mt-1 text-sm text-stone-600">
+            Rated 4.9/5 by 2,847+ professionals · 4K quality
+          </p>
+        </div>
+      </div>
+    </aside>
+  );
+}

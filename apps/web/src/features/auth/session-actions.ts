@@ -1,0 +1,36 @@
+import { api } from '../../lib/api';
+import { MESSAGES } from '@studioshot/contracts/messages';
+import { queryClient } from '../../lib/query-client';
+import { appStorage, STORAGE_KEYS } from '../../lib/storage';
+import { toast } from '../../lib/toast';
+import { clearSession, getSession, setAuthRedirect } from './session-store';
+
+let navigateTo: (path: string) => void = (path) => window.location.assign(path);
+
+/** Installed at start-up so session endings use client-side navigation. */
+export function setSessionNavigator(navigate: (path: string) => void): void {
+  navigateTo = navigate;
+}
+
+/** Logout: forget the session locally, then tell the server (its failures are ignored). */
+export function signOut(): void {
+  const token = appStorage.getItem(STORAGE_KEYS.accessToken);
+  clearSession();
+  queryClient.clear();
+  if (token) {
+    api
+      .post('/api/v1/auth/logout', undefined, { token, skipAuthRefresh: true })
+      .catch(() => undefined);
+  }
+}
+
+/** The session could not be renewed: back to /auth, returning here after sign-in. */
+export function endExpiredSession(): void {
+  const here = window.location.pathname + window.location.search;
+  if (!here.startsWith('/auth') && here !== '/') setAuthRedirect(here);
+  const wasSignedIn = getSession().status === 'authenticated';
+  clearSession();
+  queryClient.clear();
+  if (wasSignedIn) toast.info(MESSAGES.invalidRefreshToken);
+  navigateTo('/auth');
+}

@@ -1,0 +1,76 @@
+/** Toast timing and layout (api spec, section 9). */
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_FADE_MS = 300;
+export const TOAST_SPACING_PX = 70;
+
+export type ToastKind = 'success' | 'error' | 'info';
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+  /** True during the fade-out before removal. */
+  leaving: boolean;
+}
+
+let toasts: readonly Toast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
+
+function publish(next: readonly Toast[]): void {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+export function getToasts(): readonly Toast[] {
+  return toasts;
+}
+
+export function subscribeToToasts(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Starts the fade, then removes the toast once the fade is over. */
+export function dismissToast(id: number): void {
+  const current = toasts.find((t) => t.id === id);
+  if (!current || current.leaving) return;
+  clearTimeout(timers.get(id));
+  publish(toasts.map((t) => (t.id === id ? { ...t, leaving: true } : t)));
+  timers.set(
+    id,
+    setTimeout(() => {
+      timers.delete(id);
+      publish(toasts.filter((t) => t.id !== id));
+    }, TOAST_FADE_MS),
+  );
+}
+
+export function showToast(
+  message: string,
+  kind: ToastKind = 'info',
+  durationMs: number = TOAST_DURATION_MS,
+): number {
+  const id = nextId++;
+  publish([...toasts, { id, kind, message, leaving: false }]);
+  timers.set(
+    id,
+    setTimeout(() => dismissToast(id), durationMs),
+  );
+  return id;
+}
+
+export const toast = {
+  success: (message: string, durationMs?: number) => showToast(message, 'success', durationMs),
+  error: (message: string, durationMs?: number) => showToast(message, 'error', durationMs),
+  info: (message: string, durationMs?: number) => showToast(message, 'info', durationMs),
+  dismiss: dismissToast,
+};
+
+/** Test helper: forget every toast and timer. */
+export function resetToasts(): void {
+  for (const timer of timers.values()) clearTimeout(timer);
+  timers.clear();
+  publish([]);
+}

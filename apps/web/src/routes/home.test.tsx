@@ -1,0 +1,83 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { STORAGE_KEYS } from '../lib/storage';
+import { renderApp, signIn, stubApi } from '../test/app-harness';
+
+describe('landing', () => {
+  it('signed out: hero actions, nav, footer label and server version', async () => {
+    stubApi({
+      'GET /health': () => [
+        200,
+        { status: 'ok', version: '0123456789abcdef', database: 'up', redis: 'up', uptime_s: 3 },
+      ],
+    });
+    renderApp('/');
+
+    expect(await screen.findByRole('button', { name: 'Start Creating' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Try FREE Demo' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: /See Interactive Demo/ })).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Pricing' })).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'Sign In' })).toBeTruthy();
+    expect(within(nav).getByRole('button', { name: 'Get Started' })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: 'Dashboard' })).toBeNull();
+    expect(screen.getByText("v0.3.0 'CI/CD Automation'")).toBeTruthy();
+    expect(await screen.findByText('git-0123456')).toBeTruthy();
+    for (const style of ['Executive', 'Creative', 'Business']) {
+      expect(screen.getByRole('heading', { name: style })).toBeTruthy();
+    }
+  });
+
+  it('Get Started while signed out remembers /pricing and goes to /auth', async () => {
+    stubApi({});
+    const router = renderApp('/');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    fireEvent.click(within(nav).getByRole('button', { name: 'Get Started' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.authRedirect)).toBe('/pricing');
+  });
+
+  it.each([
+    [{}, '/pricing'],
+    [
+      { 'GET /api/v1/training/jobs': () => [200, { jobs: [{ id: 'j1', status: 'running' }] }] },
+      '/training/j1',
+    ],
+    [
+      {
+        'GET /api/v1/training/jobs': () => [200, []],
+        'GET /api/v1/upload/user-models': () => [200, { models: [] }],
+      },
+      '/dashboard',
+    ],
+  ] as const)(
+    'Get Started while signed in follows the jobs rules (%#)',
+    async (handlers, target) => {
+      signIn();
+      stubApi(handlers as Parameters<typeof stubApi>[0]);
+      const router = renderApp('/');
+      const cta = await screen.findByRole('region', {
+        name: 'Ready for your next set of headshots?',
+      });
+      fireEvent.click(within(cta).getByRole('button', { name: 'Get Started' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe(target));
+    },
+  );
+
+  it('signed in: welcome back by best name with e-mail and next steps', async () => {
+    signIn({ name: '', full_name: '', first_name: '', email: 'grace@example.com' });
+    stubApi({});
+    renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Welcome back, grace!' })).toBeTruthy();
+    expect(screen.getByText('grace@example.com')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Dashboard' }).getAttribute('href')).toBe(
+      '/dashboard',
+    );
+    expect(screen.getByRole('link', { name: 'Upload Photos' }).getAttribute('href')).toBe(
+      '/upload',
+    );
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeTruthy();
+    expect(within(nav).queryByRole('link', { name: 'Sign In' })).toBeNull();
+  });
+});

@@ -1,0 +1,60 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { STORAGE_KEYS } from '../lib/storage';
+import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+
+describe('protected routes', () => {
+  it('remember the path and query, then send signed-out visitors to /auth', async () => {
+    stubApi({});
+    const router = renderApp('/credits?pack=starter');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.authRedirect)).toBe('/credits?pack=starter');
+  });
+
+  it('show an honest coming-soon page when signed in', async () => {
+    signIn();
+    stubApi({});
+    renderApp('/credits');
+    expect(await screen.findByRole('heading', { name: 'Credits' })).toBeTruthy();
+    expect(screen.getByText('This screen arrives in a coming release.')).toBeTruthy();
+  });
+
+  it('/login keeps the query and redirects to /auth', async () => {
+    stubApi({});
+    const router = renderApp('/login?redirect=/upload');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(router.state.location.search).toBe('?redirect=/upload');
+  });
+
+  it('unknown routes get a 404 page', async () => {
+    stubApi({});
+    renderApp('/no-such-page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
+  });
+});
+
+describe('/dashboard', () => {
+  it('welcomes the user and logs out to / (server told, storage cleared)', async () => {
+    signIn({ name: '', full_name: 'Ada King' });
+    let logoutAuthorization: string | null = null;
+    stubApi({
+      'GET /api/v1/users/profile': () => [200, { ...TEST_USER, name: '', full_name: 'Ada King' }],
+      'POST /api/v1/auth/logout': ({ headers }) => {
+        logoutAuthorization = headers.get('Authorization');
+        return [200, { message: 'Signed out' }];
+      },
+    });
+    const router = renderApp('/dashboard');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada King' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(logoutAuthorization).toBe('Bearer stored-access'));
+    expect(window.localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
+    expect(window.localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
+    expect(window.localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
+    expect(window.localStorage.getItem(STORAGE_KEYS.authRedirect)).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Start Creating' })).toBeTruthy();
+  });
+});
