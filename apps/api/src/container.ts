@@ -43,7 +43,10 @@ export interface Container {
 }
 
 export function createContainer(env: Env, logger: Logger): Container {
-  const db = createDb(env.DATABASE_URL, { max: 20 });
+  const db = createDb(env.DATABASE_URL, {
+    max: 20,
+    onIdleClientError: (error) => logger.warn({ err: error }, 'idle database connection lost'),
+  });
   const redis = new Redis(env.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   const accessToken: AccessTokenConfig = {

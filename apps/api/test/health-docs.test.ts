@@ -1,4 +1,5 @@
 import { ZHealthResponseSchema } from '@studioshot/contracts';
+import pg from 'pg';
 import { pino } from 'pino';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -33,6 +34,22 @@ describe('GET /health', () => {
     expect(given.headers['x-request-id']).toBe('trace-12345678');
     const hostile = await t.request.get('/health').set('X-Request-Id', 'bad id with spaces');
     expect(hostile.headers['x-request-id']).not.toContain('bad');
+  });
+});
+
+describe('when Postgres drops every connection', () => {
+  it('the API stays up and reconnects', async () => {
+    await t.request.get('/health').expect(200);
+    const database = new URL(t.c.env.DATABASE_URL).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject('pgAdminUrl') });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+      database,
+    ]);
+    await admin.end();
+    await new Promise((r) => setTimeout(r, 100));
+    const res = await t.request.get('/health');
+    expect(res.body.database).toBe('up');
   });
 });
 

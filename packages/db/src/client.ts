@@ -7,7 +7,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 export type Db = Kysely<Database>;
 
-export function createDb(connectionString: string, options: { max?: number } = {}): Db {
+export function createDb(
+  connectionString: string,
+  options: { max?: number; onIdleClientError?: (error: Error) => void } = {},
+): Db {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  // An idle client losing its server (a Postgres restart, a dropped database) is emitted here;
+  // with no listener Node would crash the process. The pool replaces the client on next use.
+  pool.on('error', (error) => options.onIdleClientError?.(error));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createDb, type Db } from './client.js';
+import { createDb } from './client.js';
 import { migrateToLatest } from './migrate.js';
 
 // Test databases: one migrated template per test run, one fresh clone of it per suite.
@@ -41,7 +41,6 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
 
 export interface TestDatabase {
   url: string;
-  db: Db;
   drop(): Promise<void>;
 }
 
@@ -52,14 +51,8 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const name = `studioshot_test_${randomBytes(6).toString('hex')}`;
   await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
-  const url = withDatabase(adminUrl, name);
-  const db = createDb(url, { max: 5 });
   return {
-    url,
-    db,
-    async drop() {
-      await db.destroy();
-      await dropDatabase(adminUrl, name);
-    },
+    url: withDatabase(adminUrl, name),
+    drop: () => dropDatabase(adminUrl, name),
   };
 }
