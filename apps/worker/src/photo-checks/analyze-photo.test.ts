@@ -1,0 +1,215 @@
+/**
+ * The real thing: face-api's models on the WASM backend, on real photos (test/fixtures, see
+ * make-fixtures.mjs there for where each comes from). No mocks.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPhotoAnalyzer, PhotoUnreadableError, type PhotoAnalyzer } from './analyze-photo.js';
+import { checkPhotoSet, euclideanDistance, PHOTO_ADVICE } from './check-photo-set.js';
+import { MIN_FACE_SHARPNESS, SAME_PERSON_MAX_DISTANCE } from './thresholds.js';
+import {
+  ZPhotoAnalysisSchema,
+  type PhotoAnalysis,
+  type PhotoCheckId,
+  type PhotoVerdict,
+} from './types.js';
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
+
+let analyzer: PhotoAnalyzer;
+const analyses = new Map<string, PhotoAnalysis>();
+
+/** Each fixture is analysed once and shared between tests. */
+async function analyze(name: string): Promise<PhotoAnalysis> {
+  let result = analyses.get(name);
+  if (!result) {
+    result = await analyzer.analyzePhoto(path.join(fixtures, name));
+    analyses.set(name, result);
+  }
+  return result;
+}
+
+async function analyzeAll(names: readonly string[]): Promise<PhotoAnalysis[]> {
+  const all: PhotoAnalysis[] = [];
+  for (const name of names) all.push(await analyze(name));
+  return all;
+}
+
+async function verdictOf(name: string): Promise<PhotoVerdict> {
+  const [verdict] = checkPhotoSet([await analyze(name)]);
+  if (!verdict) throw new Error('no verdict');
+  return verdict;
+}
+
+function failed(verdict: PhotoVerdict | undefined): PhotoCheckId[] {
+  return (verdict?.checks ?? []).filter((c) => c.ok === false).map((c) => c.id);
+}
+
+beforeAll(async () => {
+  analyzer = await createPhotoAnalyzer();
+}, 120_000);
+
+describe('createPhotoAnalyzer', () => {
+  it('runs face-api on the WASM backend from files in node_modules', async () => {
+    expect(analyzer.info.backend).toBe('wasm');
+    expect(analyzer.info.modelDir).toContain('node_modules');
+    expect(analyzer.info.wasmDir).toContain('node_modules');
+    // Loaded once per process: a second call shares the same models.
+    expect(await createPhotoAnalyzer()).toBe(analyzer);
+  });
+});
+
+describe('analyzePhoto + checkPhotoSet on real photos', () => {
+  it('passes one sharp face (the astronaut portrait)', async () => {
+    const a = await analyze('astronaut.jpg');
+    expect(ZPhotoAnalysisSchema.parse(a)).toEqual(a);
+    expect(a).toMatchObject({ width: 512, height: 512 });
+    expect(a.faces).toHaveLength(1);
+    const [main] = a.faces;
+    // The face sits in the upper middle of the portrait.
+    expect(main?.x).toBeGreaterThan(150);
+    expect((main?.x ?? 0) + (main?.width ?? 0)).toBeLessThan(300);
+    expect(main?.score).toBeGreaterThan(0.9);
+    expect(a.largestFaceRatio).toBeGreaterThan(0.15);
+    expect(a.sharpness).toBeGreaterThan(MIN_FACE_SHARPNESS);
+    expect(a.descriptor).toHaveLength(128);
+    const verdict = await verdictOf('astronaut.jpg');
+    expect(verdict).toMatchObject({ usable: true, advice: [] });
+  });
+
+  it('applies the EXIF orientation before measuring', async () => {
+    // Stored 512x585 on its side, displayed 585x512 upright.
+    const a = await analyze('astronaut-exif-rotated.jpg');
+    expect(a).toMatchObject({ width: 585, height: 512 });
+    expect(a.faces).toHaveLength(1);
+    expect((await verdictOf('astronaut-exif-rotated.jpg')).usable).toBe(true);
+  });
+
+  it('flags two faces', async () => {
+    const a = await analyze('two-faces.jpg');
+    expect(a.faces).toHaveLength(2);
+    const verdict = await verdictOf('two-faces.jpg');
+    expect(failed(verdict)).toEqual(['single_face']);
+    expect(verdict.checks.find((c) => c.id === 'single_face')?.message).toBe('We found 2 faces');
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.single_face]);
+  });
+
+  it.each(['no-face-texture.jpg', 'no-face-background.jpg'])('flags no face: %s', async (name) => {
+    const a = await analyze(name);
+    expect(a).toMatchObject({
+      faces: [],
+      largestFaceRatio: null,
+      sharpness: null,
+      descriptor: null,
+    });
+    const verdict = await verdictOf(name);
+    expect(verdict.usable).toBe(false);
+    expect(failed(verdict)[0]).toBe('face_found');
+    expect(verdict.advice[0]).toBe(
+      "We couldn't find a face in this photo. Use a photo where your face is clearly visible.",
+    );
+  });
+
+  it('flags a photo under 512 px even when the face in it is fine', async () => {
+    const verdict = await verdictOf('low-res.jpg');
+    expect(failed(verdict)).toEqual(['resolution']);
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.resolution]);
+  });
+
+  it('flags a tiny photo: too few pixels, and too small a face', async () => {
+    expect(failed(await verdictOf('tiny.jpg'))).toEqual(['face_size', 'resolution']);
+  });
+
+  it('flags a face too small in a big enough photo (a distant shot)', async () => {
+    const a = await analyze('small-face.jpg');
+    expect(a.faces).toHaveLength(1);
+    expect(a.largestFaceRatio).toBeLessThan(0.1);
+    expect(failed(await verdictOf('small-face.jpg'))).toEqual(['face_size']);
+  });
+
+  it('flags a blurred photo, the face still found', async () => {
+    const sharp = await analyze('astronaut.jpg');
+    const blurred = await analyze('blurred.jpg');
+    expect(blurred.faces).toHaveLength(1);
+    expect(blurred.sharpness).toBeLessThan((sharp.sharpness ?? 0) / 4);
+    const verdict = await verdictOf('blurred.jpg');
+    expect(failed(verdict)).toEqual(['sharpness']);
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.sharpness]);
+  });
+
+  it('leaves no tensors behind, whatever the photo holds', async () => {
+    await analyzer.analyzePhoto(path.join(fixtures, 'astronaut.jpg'));
+    const before = analyzer.tensorsInUse();
+    for (const name of ['two-faces.jpg', 'no-face-texture.jpg', 'astronaut-closer.jpg']) {
+      await analyzer.analyzePhoto(path.join(fixtures, name));
+    }
+    expect(analyzer.tensorsInUse()).toBe(before);
+  });
+
+  it('rejects a file that is not an image', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'photo-checks-'));
+    try {
+      const file = path.join(dir, 'selfie.jpg');
+      await writeFile(file, 'not really a jpeg');
+      await expect(analyzer.analyzePhoto(file)).rejects.toBeInstanceOf(PhotoUnreadableError);
+      await expect(analyzer.analyzePhoto(path.join(dir, 'missing.jpg'))).rejects.toThrow(
+        'Could not read an image from missing.jpg',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('same person across a set of real photos', () => {
+  const samePerson = [
+    'astronaut.jpg',
+    'astronaut-mirror.jpg',
+    'astronaut-warm.jpg',
+    'astronaut-tilted.jpg',
+    'astronaut-closer.jpg',
+    'astronaut-low-quality.jpg',
+  ];
+
+  it('describes the same person close together and different people far apart', async () => {
+    const astronaut = (await analyze('astronaut.jpg')).descriptor ?? [];
+    const mirror = (await analyze('astronaut-mirror.jpg')).descriptor ?? [];
+    const other = (await analyze('other-person.jpg')).descriptor ?? [];
+    const other2 = (await analyze('other-person-2.jpg')).descriptor ?? [];
+    expect(euclideanDistance(astronaut, mirror)).toBeLessThan(SAME_PERSON_MAX_DISTANCE / 2);
+    expect(euclideanDistance(astronaut, other)).toBeGreaterThan(SAME_PERSON_MAX_DISTANCE);
+    expect(euclideanDistance(astronaut, other2)).toBeGreaterThan(SAME_PERSON_MAX_DISTANCE);
+    expect(euclideanDistance(other, other2)).toBeGreaterThan(SAME_PERSON_MAX_DISTANCE);
+  });
+
+  it('flags a different person as the outlier while the others pass', async () => {
+    const names = [...samePerson.slice(0, 3), 'other-person.jpg', ...samePerson.slice(3)];
+    const verdicts = checkPhotoSet(await analyzeAll(names));
+    names.forEach((name, i) => {
+      const verdict = verdicts[i];
+      if (name === 'other-person.jpg') {
+        expect(verdict?.usable, name).toBe(false);
+        expect(failed(verdict), name).toEqual(['same_person']);
+        expect(verdict?.advice, name).toEqual([PHOTO_ADVICE.same_person]);
+      } else {
+        expect(verdict?.usable, name).toBe(true);
+        expect(verdict?.checks.find((c) => c.id === 'same_person')?.ok, name).toBe(true);
+      }
+    });
+  });
+
+  it('flags two strangers among one person, and not a blurred photo of that person', async () => {
+    const names = [...samePerson, 'other-person.jpg', 'other-person-2.jpg', 'blurred.jpg'];
+    const verdicts = checkPhotoSet(await analyzeAll(names));
+    const samePersonOk = verdicts.map((v) => v.checks.find((c) => c.id === 'same_person')?.ok);
+    expect(samePersonOk).toEqual([true, true, true, true, true, true, false, false, true]);
+    expect(verdicts.filter((v) => v.usable)).toHaveLength(samePerson.length);
+  });
+});
+
+afterAll(() => {
+  analyses.clear();
+});

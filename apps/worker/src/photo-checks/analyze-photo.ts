@@ -1,0 +1,233 @@
+/**
+ * The model-running half of the photo checks: decode a photo with sharp, find faces and describe the
+ * main one with face-api (TensorFlow.js on its WASM backend, CPU only), measure sharpness.
+ *
+ * Everything loads from node_modules: the WASM binaries ship in @tensorflow/tfjs-backend-wasm/dist,
+ * the model weights in @vladmandic/face-api/model. Nothing is fetched at run time.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
+import type * as TfjsCore from '@tensorflow/tfjs';
+import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
+import sharp from 'sharp';
+import { laplacianVariance } from './sharpness.js';
+import {
+  ANALYSIS_MAX_SIDE,
+  MAX_DETECTED_FACES,
+  MIN_DETECTION_SCORE,
+  SHARPNESS_SAMPLE_SIZE,
+} from './thresholds.js';
+import { PHOTO_ANALYSIS_VERSION, type FaceBox, type PhotoAnalysis } from './types.js';
+
+/**
+ * face-api's bundled typings only describe the ops it uses itself; at run time `faceapi.tf` is the
+ * whole of @tensorflow/tfjs plus the WASM backend's exports (face-api.node-wasm.js re-exports both).
+ */
+type TfRuntime = Pick<typeof TfjsCore, 'setBackend' | 'ready' | 'getBackend' | 'memory' | 'env'> &
+  Pick<typeof TfjsWasm, 'setWasmPaths'>;
+const tf = faceapi.tf as unknown as TfRuntime;
+
+const require = createRequire(import.meta.url);
+
+export class PhotoUnreadableError extends Error {
+  readonly code = 'photo_unreadable';
+  constructor(file: string, options?: { cause?: unknown }) {
+    super(`Could not read an image from ${path.basename(file)}`, options);
+    this.name = 'PhotoUnreadableError';
+  }
+}
+
+export interface PhotoAnalyzer {
+  /** Measures one photo. Throws PhotoUnreadableError when the file is not a decodable image. */
+  analyzePhoto(file: string): Promise<PhotoAnalysis>;
+  /** Tensors alive in TensorFlow.js: constant between photos (the model weights), else a leak. */
+  tensorsInUse(): number;
+  /** What was loaded, for logs. */
+  readonly info: { backend: string; faceApiVersion: string; modelDir: string; wasmDir: string };
+}
+
+function packageDir(name: string): string {
+  return path.dirname(require.resolve(`${name}/package.json`));
+}
+
+const modelDir = path.join(packageDir('@vladmandic/face-api'), 'model');
+const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+
+let loading: Promise<PhotoAnalyzer> | undefined;
+
+/**
+ * Loads the WASM backend and the three models (SSD MobileNet v1 detector, 68-point landmarks for
+ * alignment, the ResNet-34 face descriptor) once per process; later calls share them. The
+ * backend and the model weights are process-wide in TensorFlow.js, hence one analyzer per process.
+ */
+export function createPhotoAnalyzer(): Promise<PhotoAnalyzer> {
+  loading ??= load().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+async function load(): Promise<PhotoAnalyzer> {
+  for (const file of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm']) {
+    if (!existsSync(path.join(wasmDir, file))) {
+      throw new Error(`TensorFlow.js WASM binary missing: ${path.join(wasmDir, file)}`);
+    }
+  }
+  // A local folder, never a URL: the binaries are read from disk.
+  tf.setWasmPaths(`${wasmDir}${path.sep}`);
+  if (!(await tf.setBackend('wasm'))) {
+    throw new Error('TensorFlow.js could not start its WASM backend');
+  }
+  await tf.ready();
+  await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
+  await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
+  await faceapi.nets.faceRecognitionNet.loadFromDisk(modelDir);
+  const analyzer: PhotoAnalyzer = {
+    analyzePhoto,
+    tensorsInUse: () => tf.memory().numTensors,
+    info: { backend: tf.getBackend(), faceApiVersion: faceapi.version, modelDir, wasmDir },
+  };
+  // The first inference compiles kernels and allocates; pay for it here, not in the first job.
+  await warmUp();
+  return analyzer;
+}
+
+async function warmUp(): Promise<void> {
+  const blank = faceapi.tf.zeros([160, 160, 3], 'int32') as faceapi.tf.Tensor3D;
+  try {
+    await faceapi.ssdMobilenetv1(blank, detectorOptions());
+  } finally {
+    blank.dispose();
+  }
+}
+
+function detectorOptions() {
+  return new faceapi.SsdMobilenetv1Options({
+    minConfidence: MIN_DETECTION_SCORE,
+    maxResults: MAX_DETECTED_FACES,
+  });
+}
+
+interface DecodedPhoto {
+  /** Size as displayed (EXIF orientation applied), full resolution. */
+  width: number;
+  height: number;
+  /** sRGB pixels at most ANALYSIS_MAX_SIDE on the long side. */
+  rgb: Buffer;
+  analysisWidth: number;
+  analysisHeight: number;
+}
+
+async function decode(file: string): Promise<DecodedPhoto> {
+  try {
+    const image = sharp(file, { autoOrient: true });
+    const meta = await image.metadata();
+    const { data, info } = await image
+      .resize(ANALYSIS_MAX_SIDE, ANALYSIS_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`expected 3 channels, got ${info.channels}`);
+    return {
+      width: meta.autoOrient.width,
+      height: meta.autoOrient.height,
+      rgb: data,
+      analysisWidth: info.width,
+      analysisHeight: info.height,
+    };
+  } catch (error) {
+    throw new PhotoUnreadableError(file, { cause: error });
+  }
+}
+
+/** Variance of the Laplacian over the face box, resampled to a fixed square in normalised grey. */
+async function faceSharpness(photo: DecodedPhoto, box: faceapi.Box): Promise<number> {
+  // SSD boxes may poke out of the frame; measure the part inside it (at least 3x3 pixels).
+  const left = clamp(Math.floor(box.x), 0, photo.analysisWidth - 3);
+  const top = clamp(Math.floor(box.y), 0, photo.analysisHeight - 3);
+  const right = clamp(Math.ceil(box.x + box.width), left + 3, photo.analysisWidth);
+  const bottom = clamp(Math.ceil(box.y + box.height), top + 3, photo.analysisHeight);
+  const grey = await sharp(photo.rgb, {
+    raw: { width: photo.analysisWidth, height: photo.analysisHeight, channels: 3 },
+  })
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .greyscale()
+    .resize(SHARPNESS_SAMPLE_SIZE, SHARPNESS_SAMPLE_SIZE, { fit: 'fill' })
+    .normalise()
+    .raw()
+    .toBuffer();
+  return laplacianVariance(
+    new Uint8Array(grey.buffer, grey.byteOffset, grey.length),
+    SHARPNESS_SAMPLE_SIZE,
+    SHARPNESS_SAMPLE_SIZE,
+  );
+}
+
+async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
+  const photo = await decode(file);
+  const input = faceapi.tf.tensor3d(
+    new Uint8Array(photo.rgb.buffer, photo.rgb.byteOffset, photo.rgb.length),
+    [photo.analysisHeight, photo.analysisWidth, 3],
+    'int32',
+  );
+  try {
+    const detections = (await faceapi.ssdMobilenetv1(input, detectorOptions()))
+      .filter((d) => d.score >= MIN_DETECTION_SCORE)
+      .sort((a, b) => b.box.area - a.box.area);
+    // Boxes back to full-resolution pixels of the displayed photo.
+    const scaleX = photo.width / photo.analysisWidth;
+    const scaleY = photo.height / photo.analysisHeight;
+    const faces: FaceBox[] = detections.map((d) => ({
+      x: round(d.box.x * scaleX),
+      y: round(d.box.y * scaleY),
+      width: round(d.box.width * scaleX),
+      height: round(d.box.height * scaleY),
+      score: round(d.score, 3),
+    }));
+    const main = detections[0];
+    const mainFace = faces[0];
+    if (!main || !mainFace) {
+      return base(photo, faces, { largestFaceRatio: null, sharpness: null, descriptor: null });
+    }
+    // Landmarks and the descriptor for the main face only: the other faces need no identity.
+    const described = await new faceapi.DetectSingleFaceLandmarksTask(
+      Promise.resolve({ detection: main }),
+      input,
+      false,
+    ).withFaceDescriptor();
+    return base(photo, faces, {
+      largestFaceRatio: round(mainFace.height / photo.height, 4),
+      sharpness: round(await faceSharpness(photo, main.box), 1),
+      descriptor: described ? Array.from(described.descriptor, (v) => round(v, 6)) : null,
+    });
+  } finally {
+    input.dispose();
+  }
+}
+
+function base(
+  photo: DecodedPhoto,
+  faces: FaceBox[],
+  rest: Pick<PhotoAnalysis, 'largestFaceRatio' | 'sharpness' | 'descriptor'>,
+): PhotoAnalysis {
+  return {
+    version: PHOTO_ANALYSIS_VERSION,
+    width: photo.width,
+    height: photo.height,
+    faces,
+    ...rest,
+  };
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function round(value: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkPhotoSet,
+  countUsable,
+  euclideanDistance,
+  PHOTO_ADVICE,
+  significantFaces,
+} from './check-photo-set.js';
+import {
+  MIN_FACE_HEIGHT_PX,
+  MIN_FACE_SHARPNESS,
+  MIN_PHOTO_SIDE_PX,
+  SAME_PERSON_MAX_DISTANCE,
+} from './thresholds.js';
+import {
+  PHOTO_ANALYSIS_VERSION,
+  PHOTO_CHECK_IDS,
+  ZPhotoAnalysisSchema,
+  type FaceBox,
+  type PhotoAnalysis,
+  type PhotoCheckId,
+  type PhotoVerdict,
+} from './types.js';
+
+/** Deterministic pseudo-random numbers (mulberry32), so synthetic descriptors are stable. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomVector(rand: () => number, length: number): number[] {
+  const v = Array.from({ length: 128 }, () => rand() - 0.5);
+  const norm = Math.hypot(...v);
+  return v.map((x) => (x / norm) * length);
+}
+
+/** A synthetic person: photos of them are ~0.3 apart, two people ~1.0 apart (like the real model). */
+function person(seed: number) {
+  const rand = random(seed);
+  const centre = randomVector(rand, 0.7);
+  return () => {
+    const noise = randomVector(rand, 0.2);
+    return centre.map((x, i) => x + (noise[i] ?? 0));
+  };
+}
+
+const face = (height: number, over: Partial<FaceBox> = {}): FaceBox => ({
+  x: 100,
+  y: 100,
+  width: Math.round(height * 0.8),
+  height,
+  score: 0.98,
+  ...over,
+});
+
+const alice = person(1);
+const bob = person(2);
+
+function analysis(over: Partial<PhotoAnalysis> = {}): PhotoAnalysis {
+  const width = over.width ?? 1024;
+  const height = over.height ?? 1024;
+  const faces = over.faces ?? [face(300)];
+  const main = faces[0];
+  return {
+    version: PHOTO_ANALYSIS_VERSION,
+    width,
+    height,
+    faces,
+    largestFaceRatio: main ? main.height / height : null,
+    sharpness: main ? 250 : null,
+    descriptor: main ? alice() : null,
+    ...over,
+  };
+}
+
+function checkOf(verdict: PhotoVerdict | undefined, id: PhotoCheckId) {
+  const found = verdict?.checks.find((c) => c.id === id);
+  if (!found) throw new Error(`no ${id} check`);
+  return found;
+}
+
+function only(a: PhotoAnalysis): PhotoVerdict {
+  const [verdict] = checkPhotoSet([a]);
+  if (!verdict) throw new Error('no verdict');
+  return verdict;
+}
+
+describe('checkPhotoSet: one photo at a time', () => {
+  it('passes a sharp, large, single face at a good resolution', () => {
+    const verdict = only(analysis());
+    expect(verdict.usable).toBe(true);
+    expect(verdict.advice).toEqual([]);
+    expect(verdict.checks.map((c) => c.id)).toEqual([...PHOTO_CHECK_IDS]);
+    expect(verdict.checks.filter((c) => c.id !== 'same_person').every((c) => c.ok)).toBe(true);
+    // Alone, a photo cannot be compared with anything: not judged, not held against it.
+    expect(checkOf(verdict, 'same_person')).toMatchObject({ ok: null });
+  });
+
+  it('flags a photo without a face, and judges nothing that needs one', () => {
+    const verdict = only(analysis({ faces: [] }));
+    expect(verdict.usable).toBe(false);
+    expect(checkOf(verdict, 'face_found').ok).toBe(false);
+    for (const id of ['single_face', 'face_size', 'sharpness', 'same_person'] as const) {
+      expect(checkOf(verdict, id).ok).toBeNull();
+    }
+    expect(checkOf(verdict, 'resolution').ok).toBe(true);
+    expect(verdict.advice).toEqual([
+      "We couldn't find a face in this photo. Use a photo where your face is clearly visible.",
+    ]);
+  });
+
+  it('flags two faces of similar size, naming how many', () => {
+    const verdict = only(analysis({ faces: [face(300), face(260, { x: 600 })] }));
+    expect(verdict.usable).toBe(false);
+    expect(checkOf(verdict, 'single_face')).toEqual({
+      id: 'single_face',
+      ok: false,
+      message: 'We found 2 faces',
+    });
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.single_face]);
+  });
+
+  it('ignores a face far smaller than the main one (a stranger in the background)', () => {
+    const faces = [face(300), face(120, { x: 800 })];
+    expect(significantFaces(faces)).toHaveLength(1);
+    expect(only(analysis({ faces })).usable).toBe(true);
+    // Half the main face's height is already a second person.
+    expect(significantFaces([face(300), face(150)])).toHaveLength(2);
+  });
+
+  it('flags a face that fills too little of the photo', () => {
+    // 90 px is enough pixels, but only 9% of a 1024 px photo: a distant shot.
+    const verdict = only(analysis({ faces: [face(90)] }));
+    expect(checkOf(verdict, 'face_size').ok).toBe(false);
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.face_size]);
+  });
+
+  it('flags a face with too few pixels even when it fills the frame', () => {
+    const small = MIN_FACE_HEIGHT_PX - 1;
+    const verdict = only(analysis({ width: 600, height: 600, faces: [face(small)] }));
+    expect(checkOf(verdict, 'face_size').ok).toBe(false);
+    // Its sharpness would be measured on an upsampled face: not judged, no "blurry" on top.
+    expect(checkOf(verdict, 'sharpness').ok).toBeNull();
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.face_size]);
+  });
+
+  it('flags a blurry face, with the threshold itself passing', () => {
+    const blurry = only(analysis({ sharpness: MIN_FACE_SHARPNESS - 0.1 }));
+    expect(checkOf(blurry, 'sharpness')).toMatchObject({ ok: false, message: 'Blurry' });
+    expect(blurry.advice).toEqual([PHOTO_ADVICE.sharpness]);
+    expect(only(analysis({ sharpness: MIN_FACE_SHARPNESS })).usable).toBe(true);
+  });
+
+  it('flags a photo whose shorter side is under the 512 px the spec recommends', () => {
+    const portrait = only(
+      analysis({ width: MIN_PHOTO_SIDE_PX - 1, height: 900, faces: [face(300)] }),
+    );
+    expect(checkOf(portrait, 'resolution')).toEqual({
+      id: 'resolution',
+      ok: false,
+      message: 'Too small: 511×900 px, needs 512 px on each side',
+    });
+    expect(portrait.advice).toEqual([PHOTO_ADVICE.resolution]);
+    const exact = only(analysis({ width: 512, height: 512, faces: [face(200)] }));
+    expect(checkOf(exact, 'resolution')).toMatchObject({
+      ok: true,
+      message: 'Resolution 512×512 px',
+    });
+  });
+
+  it('gives one piece of advice per failed check, in check order', () => {
+    const verdict = only(
+      analysis({ width: 400, height: 300, faces: [face(30), face(28)], sharpness: 5 }),
+    );
+    expect(verdict.advice).toEqual([
+      PHOTO_ADVICE.single_face,
+      PHOTO_ADVICE.face_size,
+      PHOTO_ADVICE.resolution,
+    ]);
+  });
+});
+
+describe('checkPhotoSet: same person across the set', () => {
+  it('the synthetic people behave like the real descriptor', () => {
+    const a1 = alice();
+    expect(euclideanDistance(a1, alice())).toBeLessThan(SAME_PERSON_MAX_DISTANCE);
+    expect(euclideanDistance(a1, bob())).toBeGreaterThan(SAME_PERSON_MAX_DISTANCE);
+    expect(euclideanDistance(a1, a1)).toBe(0);
+    expect(() => euclideanDistance([1, 2], [1])).toThrow(RangeError);
+  });
+
+  it('flags the one photo of someone else and passes the rest', () => {
+    const set = [
+      ...Array.from({ length: 9 }, () => analysis({ descriptor: alice() })),
+      analysis({ descriptor: bob() }),
+    ];
+    const verdicts = checkPhotoSet(set);
+    expect(verdicts.slice(0, 9).every((v) => v.usable)).toBe(true);
+    expect(verdicts.slice(0, 9).map((v) => checkOf(v, 'same_person').message)).toEqual(
+      Array(9).fill('Matches your other photos'),
+    );
+    const stranger = verdicts[9];
+    expect(stranger?.usable).toBe(false);
+    expect(checkOf(stranger, 'same_person')).toEqual({
+      id: 'same_person',
+      ok: false,
+      message: 'Matches 0 of your 9 other photos',
+    });
+    expect(stranger?.advice).toEqual([PHOTO_ADVICE.same_person]);
+    expect(countUsable(verdicts)).toBe(9);
+  });
+
+  it('needs two other single-face photos before judging identity', () => {
+    const two = checkPhotoSet([analysis({ descriptor: alice() }), analysis({ descriptor: bob() })]);
+    expect(two.map((v) => checkOf(v, 'same_person').ok)).toEqual([null, null]);
+    expect(two.every((v) => v.usable)).toBe(true);
+    const three = checkPhotoSet([
+      analysis({ descriptor: alice() }),
+      analysis({ descriptor: alice() }),
+      analysis({ descriptor: bob() }),
+    ]);
+    expect(three.map((v) => checkOf(v, 'same_person').ok)).toEqual([true, true, false]);
+  });
+
+  it('does not take a group photo as a reference, but still judges its main face', () => {
+    const group = analysis({ faces: [face(300), face(280)], descriptor: bob() });
+    const set = [
+      analysis({ descriptor: alice() }),
+      analysis({ descriptor: alice() }),
+      group,
+      analysis({ descriptor: bob() }),
+    ];
+    const verdicts = checkPhotoSet(set);
+    // Bob's single photo is compared with the two of Alice only (not with the group photo).
+    expect(checkOf(verdicts[3], 'same_person').message).toBe('Matches 0 of your 2 other photos');
+    expect(checkOf(verdicts[2], 'same_person').ok).toBe(false);
+    expect(checkOf(verdicts[0], 'same_person').ok).toBe(true);
+  });
+
+  it('flags everyone in a set split evenly between two people', () => {
+    const set = [alice(), alice(), bob(), bob()].map((descriptor) => analysis({ descriptor }));
+    expect(checkPhotoSet(set).map((v) => checkOf(v, 'same_person').ok)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('leaves photos without a face out of the comparison', () => {
+    const set = [
+      analysis({ descriptor: alice() }),
+      analysis({ faces: [] }),
+      analysis({ descriptor: alice() }),
+      analysis({ descriptor: alice() }),
+    ];
+    const verdicts = checkPhotoSet(set);
+    expect(checkOf(verdicts[1], 'same_person')).toMatchObject({ ok: null });
+    expect(checkOf(verdicts[0], 'same_person').ok).toBe(true);
+    expect(countUsable(verdicts)).toBe(3);
+  });
+});
+
+describe('ZPhotoAnalysisSchema', () => {
+  it('round-trips an analysis through JSON, as a job stores it', () => {
+    const a = analysis();
+    expect(ZPhotoAnalysisSchema.parse(JSON.parse(JSON.stringify(a)))).toEqual(a);
+  });
+
+  it('rejects an analysis from another version or with a short descriptor', () => {
+    expect(ZPhotoAnalysisSchema.safeParse({ ...analysis(), version: 0 }).success).toBe(false);
+    expect(ZPhotoAnalysisSchema.safeParse({ ...analysis(), descriptor: [0.1] }).success).toBe(
+      false,
+    );
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The pure half of the photo checks: facts in (from analyze-photo.ts, or read back from storage),
+ * verdicts out. No models, no I/O, so it is cheap to re-run over a whole set each time one more
+ * photo's analysis lands.
+ */
+import {
+  MIN_FACE_HEIGHT_PX,
+  MIN_FACE_HEIGHT_RATIO,
+  MIN_FACE_SHARPNESS,
+  MIN_PHOTO_SIDE_PX,
+  MIN_REFERENCE_PHOTOS,
+  SAME_PERSON_MAX_DISTANCE,
+  SAME_PERSON_MIN_MATCH_FRACTION,
+  SECONDARY_FACE_MIN_RELATIVE_HEIGHT,
+} from './thresholds.js';
+import type { FaceBox, PhotoAnalysis, PhotoCheck, PhotoCheckId, PhotoVerdict } from './types.js';
+
+/** The plain-language advice shown under a photo for each failed check. */
+export const PHOTO_ADVICE: Record<PhotoCheckId, string> = {
+  face_found:
+    "We couldn't find a face in this photo. Use a photo where your face is clearly visible.",
+  single_face:
+    'There is more than one person in this photo. Use photos of just you, or crop the others out.',
+  face_size:
+    'Your face is too small in this photo. Use a closer photo where your head and shoulders fill most of the frame.',
+  sharpness:
+    'This photo looks blurry. Use a sharp, in-focus photo: hold the camera steady and use good light.',
+  resolution: `This photo is too small. Use a photo at least ${MIN_PHOTO_SIDE_PX} pixels on each side; the original from your camera works best.`,
+  same_person:
+    "This doesn't look like the same person as in your other photos. Remove photos of anyone else.",
+};
+
+/** Faces that count as people in the photo: the main face and any face at least half its height. */
+export function significantFaces(faces: readonly FaceBox[]): FaceBox[] {
+  const main = faces[0];
+  if (!main) return [];
+  return faces.filter((face) => face.height >= main.height * SECONDARY_FACE_MIN_RELATIVE_HEIGHT);
+}
+
+export function euclideanDistance(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new RangeError('descriptors differ in length');
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    sum += d * d;
+  }
+  return Math.sqrt(sum);
+}
+
+function check(id: PhotoCheckId, ok: boolean | null, message: string): PhotoCheck {
+  return { id, ok, message };
+}
+
+function resolutionCheck(a: PhotoAnalysis): PhotoCheck {
+  const size = `${a.width}×${a.height} px`;
+  return Math.min(a.width, a.height) >= MIN_PHOTO_SIDE_PX
+    ? check('resolution', true, `Resolution ${size}`)
+    : check('resolution', false, `Too small: ${size}, needs ${MIN_PHOTO_SIDE_PX} px on each side`);
+}
+
+/** The checks that only look at this one photo (all but same_person). */
+function singlePhotoChecks(a: PhotoAnalysis): PhotoCheck[] {
+  const main = a.faces[0];
+  if (!main) {
+    const noFace = 'No face to measure';
+    return [
+      check('face_found', false, 'No face found'),
+      check('single_face', null, noFace),
+      check('face_size', null, noFace),
+      check('sharpness', null, noFace),
+      resolutionCheck(a),
+    ];
+  }
+  const people = significantFaces(a.faces).length;
+  const ratio = a.largestFaceRatio ?? main.height / a.height;
+  const faceBigEnough = ratio >= MIN_FACE_HEIGHT_RATIO && main.height >= MIN_FACE_HEIGHT_PX;
+  // A face under MIN_FACE_HEIGHT_PX is upsampled to be measured, which reads as blur: judging
+  // it would add a misleading "blurry" to the "too small" it already gets.
+  const sharp =
+    a.sharpness === null || main.height < MIN_FACE_HEIGHT_PX
+      ? null
+      : a.sharpness >= MIN_FACE_SHARPNESS;
+  return [
+    check('face_found', true, 'Face found'),
+    people === 1
+      ? check('single_face', true, 'Only one face')
+      : check('single_face', false, `We found ${people} faces`),
+    faceBigEnough
+      ? check('face_size', true, 'Face is large enough')
+      : check('face_size', false, 'Face is too small'),
+    sharp === null
+      ? check('sharpness', null, 'Face too small to judge sharpness')
+      : sharp
+        ? check('sharpness', true, 'Sharp')
+        : check('sharpness', false, 'Blurry'),
+    resolutionCheck(a),
+  ];
+}
+
+/**
+ * same_person for every photo: a majority vote against the set's single-face photos.
+ * Photo i matches photo j when their descriptors are closer than SAME_PERSON_MAX_DISTANCE; it shows
+ * the set's person when it matches at least SAME_PERSON_MIN_MATCH_FRACTION of the others. So one
+ * stranger among photos of one person matches none of them and is flagged, while each genuine
+ * photo matches all but the stranger. A set split evenly between two people flags everyone, which
+ * is the right answer: we cannot tell whose model it is.
+ */
+function samePersonChecks(analyses: readonly PhotoAnalysis[]): PhotoCheck[] {
+  // The references: photos with exactly one person, whose descriptor is surely that person's.
+  const references = analyses.flatMap((a, index) =>
+    a.descriptor && significantFaces(a.faces).length === 1
+      ? [{ index, descriptor: a.descriptor }]
+      : [],
+  );
+  return analyses.map((a, index) => {
+    if (!a.descriptor) return check('same_person', null, 'No face to compare');
+    const descriptor = a.descriptor;
+    const others = references.filter((r) => r.index !== index);
+    if (others.length < MIN_REFERENCE_PHOTOS) {
+      return check('same_person', null, 'Not enough photos to compare yet');
+    }
+    const matches = others.filter(
+      (r) => euclideanDistance(descriptor, r.descriptor) < SAME_PERSON_MAX_DISTANCE,
+    ).length;
+    return matches >= others.length * SAME_PERSON_MIN_MATCH_FRACTION
+      ? check('same_person', true, 'Matches your other photos')
+      : check('same_person', false, `Matches ${matches} of your ${others.length} other photos`);
+  });
+}
+
+/**
+ * Judges every photo of a set. `analyses[i]` gives `verdicts[i]`. Re-run it over the whole set
+ * whenever a photo is added or removed: same_person depends on the other photos.
+ */
+export function checkPhotoSet(analyses: readonly PhotoAnalysis[]): PhotoVerdict[] {
+  const identity = samePersonChecks(analyses);
+  return analyses.map((a, index) => {
+    const samePerson = identity[index] ?? check('same_person', null, 'No face to compare');
+    const checks = [...singlePhotoChecks(a), samePerson];
+    const failed = checks.filter((c) => c.ok === false);
+    return {
+      usable: failed.length === 0,
+      checks,
+      advice: failed.map((c) => PHOTO_ADVICE[c.id]),
+    };
+  });
+}
+
+/** How many photos of the set count toward training (the spec needs 10). */
+export function countUsable(verdicts: readonly PhotoVerdict[]): number {
+  return verdicts.filter((v) => v.usable).length;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** Bump when the analysis changes meaning (model, scale, sharpness recipe): stored facts are then stale. */
+export const PHOTO_ANALYSIS_VERSION = 1;
+
+/** A detected face, in pixels of the photo as displayed (after EXIF orientation). */
+export const ZFaceBoxSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number().positive(),
+  height: z.number().positive(),
+  /** Detector confidence, 0..1. */
+  score: z.number().min(0).max(1),
+});
+export type FaceBox = z.infer<typeof ZFaceBoxSchema>;
+
+/**
+ * The facts measured on one photo by `analyzePhoto`. Plain JSON (the descriptor is a number array),
+ * so a job can store it per photo and `checkPhotoSet` can judge the whole set later from storage.
+ */
+export const ZPhotoAnalysisSchema = z.object({
+  version: z.literal(PHOTO_ANALYSIS_VERSION),
+  /** Size of the photo as displayed (EXIF orientation applied), in pixels. */
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** Every face the detector is confident about, largest first. `faces[0]` is the main face. */
+  faces: z.array(ZFaceBoxSchema),
+  /** Main face height / photo height; null without a face. */
+  largestFaceRatio: z.number().min(0).nullable(),
+  /**
+   * Variance of the Laplacian over the main face, resampled to a fixed size in normalised
+   * greyscale (see sharpness.ts); null without a face.
+   */
+  sharpness: z.number().min(0).nullable(),
+  /** 128-d face descriptor of the main face (euclidean space, same person < ~0.6); null without a face. */
+  descriptor: z.array(z.number()).length(128).nullable(),
+});
+export type PhotoAnalysis = z.infer<typeof ZPhotoAnalysisSchema>;
+
+export const PHOTO_CHECK_IDS = [
+  'face_found',
+  'single_face',
+  'face_size',
+  'sharpness',
+  'resolution',
+  'same_person',
+] as const;
+export type PhotoCheckId = (typeof PHOTO_CHECK_IDS)[number];
+
+export interface PhotoCheck {
+  id: PhotoCheckId;
+  /**
+   * true: passed. false: failed, the photo is unusable. null: could not be judged (e.g. no face to
+   * measure, or too few photos to compare); it does not make the photo unusable on its own.
+   */
+  ok: boolean | null;
+  /** One short plain-language line for the UI, e.g. "Only one face" or "We found 2 faces". */
+  message: string;
+}
+
+export interface PhotoVerdict {
+  /** Counts toward the photos needed to train only when true. */
+  usable: boolean;
+  /** Always the six checks, in `PHOTO_CHECK_IDS` order. */
+  checks: PhotoCheck[];
+  /** What to do about each failed check, plain language, most important first. Empty when usable. */
+  advice: string[];
+}
