@@ -1,6 +1,8 @@
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,29 +43,39 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   const database = await createMigratedDatabase(adminUrl);
   const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${database}`);
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'apps/api/dist/main.js')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: requireEnv('REDIS_URL'),
-      REDIS_PREFIX: `e2e:${database}:`,
-      JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-secret-e2e-secret-e2e-secret-e2e',
-      WEB_DIST: path.join(ROOT, 'apps/web/dist'),
-      LOG_LEVEL: 'warn',
-      ...extraEnv,
-    },
-  });
+  const storageDir = await mkdtemp(path.join(tmpdir(), 'e2e-storage-'));
+  // The API and the worker share the database, Redis prefix and storage, as in production.
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: requireEnv('REDIS_URL'),
+    REDIS_PREFIX: `e2e:${database}:`,
+    STORAGE_DIR: storageDir,
+    JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-secret-e2e-secret-e2e-secret-e2e',
+    WEB_DIST: path.join(ROOT, 'apps/web/dist'),
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const start = (script: string) => {
+    const proc = spawn(process.execPath, [path.join(ROOT, script)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+    });
+    proc.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    proc.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return proc;
+  };
+  const child: ChildProcess = start('apps/api/dist/main.js');
+  const worker: ChildProcess = start('apps/worker/dist/main.js');
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the API exited early:\n${output}`);
+    if (worker.exitCode !== null) throw new Error(`the worker exited early:\n${output}`);
     try {
       if ((await fetch(`${baseUrl}/health`)).ok) break;
     } catch {
@@ -76,10 +88,16 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
     baseUrl,
     databaseUrl,
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await Promise.all(
+        [child, worker].map((proc) => {
+          if (proc.exitCode !== null) return undefined;
+          const exited = new Promise((resolve) => proc.once('exit', resolve));
+          proc.kill('SIGTERM');
+          return exited;
+        }),
+      );
       await dropDatabase(adminUrl, database);
+      await rm(storageDir, { recursive: true, force: true });
     },
   };
 }

@@ -176,3 +176,42 @@ provision() {
   ensure_local_secrets
   export_version
 }
+
+# An S3-compatible server for the storage tests (`npm test` only): moto's server mode, from PyPI,
+# in its own virtualenv under .local/s3-test, listening on 127.0.0.1 (STUDIOSHOT_S3_TEST_PORT,
+# default 59000). Exports S3_TEST_ENDPOINT; one given in the environment is used as it is.
+# Objects live in the server's memory; each test run makes its own bucket and removes it.
+ensure_s3_test_server() {
+  if [ -n "${S3_TEST_ENDPOINT:-}" ]; then
+    log "using S3_TEST_ENDPOINT from the environment"
+    return
+  fi
+  local dir="$LOCAL/s3-test" port="${STUDIOSHOT_S3_TEST_PORT:-59000}"
+  local venv="$LOCAL/s3-test/venv" stamp
+  local reqs=("moto[s3]==5.2.5" "flask==3.1.3" "flask-cors==6.0.5")
+  command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
+  stamp="$(printf '%s\n' "${reqs[@]}" | sha256sum | cut -c1-16)"
+  if ! [ -x "$venv/bin/moto_server" ] || [ "$(cat "$venv/.stamp" 2>/dev/null)" != "$stamp" ]; then
+    log "installing the S3 test server (moto) into .local/s3-test"
+    if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
+      apt_install python3-venv || die "python3 venv support is missing: apt-get install python3-venv"
+    fi
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "${reqs[@]}" ||
+      die "installing moto (the S3 test server) failed"
+    echo "$stamp" >"$venv/.stamp"
+  fi
+  local url="http://127.0.0.1:$port"
+  s3_test_up() { "$venv/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' "$url/moto-api/" >/dev/null 2>&1; }
+  # Reuse only our own server (its pid file is alive); anything else on the port is a conflict.
+  if ! { kill -0 "$(cat "$dir/server.pid" 2>/dev/null)" 2>/dev/null && s3_test_up; }; then
+    port_free "$port" || die "port $port is taken by another program: stop it, or choose another port with STUDIOSHOT_S3_TEST_PORT"
+    log "starting the S3 test server on 127.0.0.1:$port"
+    nohup "$venv/bin/moto_server" -H 127.0.0.1 -p "$port" >"$dir/server.log" 2>&1 </dev/null &
+    echo $! >"$dir/server.pid"
+    for _ in $(seq 100); do s3_test_up && break; sleep 0.1; done
+    s3_test_up || die "the S3 test server did not start; see .local/s3-test/server.log"
+  fi
+  export S3_TEST_ENDPOINT="$url"
+}

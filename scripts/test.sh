@@ -3,6 +3,7 @@
 # integration tests (real Postgres, Redis, Python engine), pytest, and browser tests in Chromium.
 source "$(dirname "$0")/lib.sh"
 provision
+ensure_s3_test_server
 cd "$ROOT"
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

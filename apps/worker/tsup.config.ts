@@ -7,5 +7,7 @@ export default defineConfig({
   target: 'node20',
   sourcemap: true,
   clean: true,
+  // Workspace packages are bundled in; their own dependencies stay external, so the app must
+  // declare them too (pg, kysely, the AWS SDK ...).
   noExternal: [/^@studioshot\//],
 });

@@ -12,7 +12,9 @@ import { authRoutes } from './routes/auth.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { paymentsRoutes, paymentsWebhookRoute } from './routes/payments.routes.js';
+import { uploadRoutes } from './routes/upload.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
+import { pipeline } from 'node:stream/promises';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /** Paths the server answers itself; everything else under GET is the web app. */
@@ -53,6 +55,16 @@ export function createApp(c: Container): Express {
   app.use(docsRoutes(c.env.APP_VERSION));
   app.use('/api/v1/auth', authRoutes(c.auth, auth));
   app.use('/api/v1/users', usersRoutes(c.users, auth));
+  app.use(
+    uploadRoutes({
+      uploads: c.uploads,
+      requireAuth: auth,
+      tmpDir: c.env.UPLOAD_TMP_DIR,
+      sendStored: async (key, res) => {
+        await pipeline(await c.storage.get(key), res);
+      },
+    }),
+  );
   app.use(
     paymentsRoutes({
       payments: c.payments,

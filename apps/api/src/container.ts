@@ -4,6 +4,9 @@ import type { Env } from './env.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './repositories/mailer.js';
 import { CreditLedgerRepository } from './repositories/credit-ledger.repository.js';
+import { JobQueueRepository } from './repositories/job-queue.repository.js';
+import { createStorage, type Storage } from '@studioshot/storage';
+import { UploadsRepository } from './repositories/uploads.repository.js';
 import {
   createStripeClient,
   StripePaymentProvider,
@@ -15,6 +18,9 @@ import { TokensRepository } from './repositories/tokens.repository.js';
 import { UsersRepository } from './repositories/users.repository.js';
 import { AuthService } from './services/auth.service.js';
 import { HealthService } from './services/health.service.js';
+import { ImageTokens } from './services/image-tokens.js';
+import { PhotoProcessingService } from './services/photo-processing.js';
+import { UploadsService } from './services/uploads.service.js';
 import { PaymentsService } from './services/payments.service.js';
 import { SubscriptionsService } from './services/subscriptions.service.js';
 import { ActionRateLimit } from './services/rate-limits.js';
@@ -37,6 +43,9 @@ export interface Container {
   payments: PaymentsService;
   paymentsRepo: PaymentsRepository;
   subscriptions: SubscriptionsService;
+  storage: Storage;
+  jobs: JobQueueRepository;
+  uploads: UploadsService;
   /** Present in test payment mode only. */
   testPaymentProvider?: TestPaymentProvider;
   close(): Promise<void>;
@@ -118,8 +127,22 @@ export function createContainer(env: Env, logger: Logger): Container {
       : undefined,
     logger,
   });
+  const storage = createStorage(env);
+  const jobs = new JobQueueRepository(redis, `${env.REDIS_PREFIX}bull`);
+  const uploads = new UploadsService({
+    uploads: new UploadsRepository(db),
+    users: usersRepo,
+    jobs,
+    pipeline: new PhotoProcessingService(),
+    store: storage,
+    imageTokens: new ImageTokens(`${env.JWT_SECRET}:images`),
+    logger,
+  });
   return {
     env,
+    storage,
+    jobs,
+    uploads,
     ledger,
     payments,
     paymentsRepo,
@@ -135,7 +158,8 @@ export function createContainer(env: Env, logger: Logger): Container {
     users: new UsersService(usersRepo),
     health: new HealthService(db, redis, env.APP_VERSION),
     async close() {
-      await Promise.allSettled([db.destroy(), redis.quit()]);
+      await jobs.close();
+      await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },
   };
 }

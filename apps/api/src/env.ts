@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -42,6 +44,18 @@ export const ZEnvSchema = z
     STRIPE_API_BASE: z.url().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
     WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().positive().default(300),
+    /** Where photos and images are kept: a local directory (default) or an S3 bucket. */
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    /** Root of the local driver; `<repo>/.local/storage` when unset. */
+    STORAGE_DIR: z.string().optional(),
+    /** S3 driver; credentials come from the standard AWS_* variables (the SDK's default chain). */
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    /** An S3-compatible endpoint (MinIO, R2, a local test server); AWS itself when unset. */
+    S3_ENDPOINT: z.url().optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    /** Where multer writes incoming files while they are checked; emptied after each request. */
+    UPLOAD_TMP_DIR: z.string().default(path.join(tmpdir(), 'studioshot-uploads')),
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENT_PROVIDER === 'stripe') {
@@ -59,6 +73,13 @@ export const ZEnvSchema = z
         code: 'custom',
         path: ['SMTP_URL'],
         message: 'is required when MAIL_TRANSPORT=smtp',
+      });
+    }
+    if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'is required when STORAGE_DRIVER=s3',
       });
     }
   });

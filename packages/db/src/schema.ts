@@ -122,6 +122,55 @@ export interface SubscriptionsTable {
   updated_at: Timestamp;
 }
 
+export interface UploadSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  session_type: string;
+  expected_files: number;
+  status: ColumnType<'uploading' | 'completed', 'uploading' | 'completed' | undefined>;
+  expires_at: Timestamp;
+  completed_at: Timestamp | null;
+  training_id: string | null;
+  created_at: Timestamp;
+}
+
+export type PhotoCheckStatus = 'pending' | 'done' | 'failed';
+
+export interface PhotosTable {
+  id: Generated<string>;
+  session_id: string;
+  user_id: string;
+  original_filename: string;
+  original_key: string;
+  optimized_key: string;
+  thumbnail_key: string;
+  mime_type: string;
+  width: number;
+  height: number;
+  size_bytes: number;
+  content_hash: string;
+  check_status: ColumnType<PhotoCheckStatus, PhotoCheckStatus | undefined>;
+  analysis: ColumnType<unknown, string | null | undefined, string | null> | null;
+  checks: ColumnType<unknown, string | null | undefined, string | null> | null;
+  usable: boolean | null;
+  created_at: Timestamp;
+}
+
+export type ModelStatus = 'pending' | 'training' | 'completed' | 'failed';
+
+export interface ModelsTable {
+  id: Generated<string>;
+  user_id: string;
+  session_id: string | null;
+  name: string;
+  model_type: Generated<string>;
+  trigger_word: Generated<string>;
+  status: ColumnType<ModelStatus, ModelStatus | undefined>;
+  artifact_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -132,6 +181,9 @@ export interface Database {
   payments: PaymentsTable;
   test_payment_intents: TestPaymentIntentsTable;
   subscriptions: SubscriptionsTable;
+  upload_sessions: UploadSessionsTable;
+  photos: PhotosTable;
+  models: ModelsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -11,12 +11,11 @@ describe('protected routes', () => {
     expect(window.localStorage.getItem(STORAGE_KEYS.authRedirect)).toBe('/credits?pack=starter');
   });
 
-  it('show an honest coming-soon page when signed in', async () => {
+  it('show the page itself when signed in', async () => {
     signIn();
     stubApi({});
     renderApp('/credits');
-    expect(await screen.findByRole('heading', { name: 'Credits' })).toBeTruthy();
-    expect(screen.getByText('This screen arrives in a coming release.')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Buy Credits' })).toBeTruthy();
   });
 
   it('/login keeps the query and redirects to /auth', async () => {

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as accounts from './20261122120000-accounts.js';
 import * as money from './20261122130000-money.js';
+import * as photos from './20261122140000-photos.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
   '20261122120000-accounts': accounts,
   '20261122130000-money': money,
+  '20261122140000-photos': photos,
 };

@@ -1,0 +1,118 @@
+import type { Database, Db } from '@studioshot/db';
+import { sql, type Insertable, type Selectable } from 'kysely';
+
+export type UploadSession = Selectable<Database['upload_sessions']>;
+export type Photo = Selectable<Database['photos']>;
+export type Model = Selectable<Database['models']>;
+
+export class UploadsRepository {
+  constructor(private readonly db: Db) {}
+
+  createSession(input: {
+    userId: string;
+    sessionType: string;
+    expectedFiles: number;
+    expiresAt: Date;
+  }): Promise<UploadSession> {
+    return this.db
+      .insertInto('upload_sessions')
+      .values({
+        user_id: input.userId,
+        session_type: input.sessionType,
+        expected_files: input.expectedFiles,
+        expires_at: input.expiresAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  findSession(id: string): Promise<UploadSession | undefined> {
+    return this.db
+      .selectFrom('upload_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  listPhotos(sessionId: string): Promise<Photo[]> {
+    return this.db
+      .selectFrom('photos')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  findPhoto(id: string): Promise<Photo | undefined> {
+    return this.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Adds a photo to a session while holding the session's row lock, so the 20-photo limit and the
+   * session's state hold even when uploads race. `check` sees the locked session and its count and
+   * throws to refuse.
+   */
+  async addPhoto(
+    sessionId: string,
+    check: (session: UploadSession, photoCount: number) => void,
+    photo: Omit<Insertable<Database['photos']>, 'session_id'>,
+  ): Promise<Photo | 'duplicate'> {
+    return this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('id', '=', sessionId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const { n } = await trx
+        .selectFrom('photos')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      check(session, Number(n));
+      const inserted = await trx
+        .insertInto('photos')
+        .values({ ...photo, session_id: sessionId })
+        .onConflict((oc) => oc.columns(['session_id', 'content_hash']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      return inserted ?? 'duplicate';
+    });
+  }
+
+  /** Removes a photo from a session that is still open; returns it so its files can be deleted. */
+  deletePhoto(photoId: string, userId: string): Promise<Photo | undefined> {
+    return this.db
+      .deleteFrom('photos')
+      .where('id', '=', photoId)
+      .where('user_id', '=', userId)
+      .where(
+        'session_id',
+        'in',
+        this.db.selectFrom('upload_sessions').select('id').where('status', '=', 'uploading'),
+      )
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** uploading -> completed, only once and only before expiry. */
+  completeSession(id: string): Promise<UploadSession | undefined> {
+    return this.db
+      .updateTable('upload_sessions')
+      .set({ status: 'completed', completed_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '=', 'uploading')
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  listModels(userId: string): Promise<Model[]> {
+    return this.db
+      .selectFrom('models')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+}

@@ -1,0 +1,253 @@
+import {
+  MAX_PHOTOS,
+  MESSAGES,
+  MIN_PHOTOS,
+  ZPhotoVerdictSchema,
+  type UploadedPhoto,
+  type UploadSessionStatus,
+} from '@studioshot/contracts';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
+import type {
+  Photo,
+  UploadSession,
+  UploadsRepository,
+} from '../repositories/uploads.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import type { Storage } from '@studioshot/storage';
+import type { ImageTokens } from './image-tokens.js';
+
+const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
+
+/** What the upload flow needs of the photo pipeline (see photo-processing). */
+export interface ProcessedPhoto {
+  mimeType: string;
+  extension: string;
+  width: number;
+  height: number;
+  sizeBytes: number;
+  contentHash: string;
+  files: { original: string; optimized: string; thumbnail: string };
+  cleanup(): Promise<void>;
+}
+export interface PhotoPipeline {
+  process(uploadedPath: string): Promise<ProcessedPhoto>;
+}
+
+export class UploadsService {
+  constructor(
+    private readonly deps: {
+      uploads: UploadsRepository;
+      users: UsersRepository;
+      jobs: JobQueueRepository;
+      pipeline: PhotoPipeline;
+      store: Storage;
+      imageTokens: ImageTokens;
+      logger: Logger;
+    },
+  ) {}
+
+  async createSession(userId: string, expectedFiles: number, sessionType: string) {
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    if (user.training_limit <= 0) throw new AppError('forbidden', MESSAGES.planRequired);
+    if (user.models_trained >= user.training_limit)
+      throw new AppError('forbidden', MESSAGES.trainingLimit);
+    const session = await this.deps.uploads.createSession({
+      userId,
+      sessionType,
+      expectedFiles,
+      expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+    });
+    return { session_id: session.id, expires_at: session.expires_at.toISOString() };
+  }
+
+  /** The session, if it is the caller's and still takes photos; the spec's messages otherwise. */
+  async openSessionFor(userId: string, sessionId: string): Promise<UploadSession> {
+    const session = await this.ownedSession(userId, sessionId);
+    if (session.status !== 'uploading')
+      throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
+    if (session.expires_at.getTime() <= Date.now())
+      throw new AppError('gone', MESSAGES.sessionExpired);
+    return session;
+  }
+
+  async addPhoto(
+    userId: string,
+    sessionId: string,
+    file: { path: string; originalname: string },
+  ): Promise<UploadedPhoto> {
+    const session = await this.openSessionFor(userId, sessionId);
+    const processed = await this.deps.pipeline.process(file.path);
+    const photoId = randomUUID();
+    const base = `photos/${userId}/${session.id}/${photoId}`;
+    const keys = {
+      original: `${base}/original.${processed.extension}`,
+      optimized: `${base}/optimized.jpg`,
+      thumbnail: `${base}/thumbnail.jpg`,
+    };
+    try {
+      await Promise.all([
+        this.deps.store.putFile(keys.original, processed.files.original, {
+          contentType: processed.mimeType,
+        }),
+        this.deps.store.putFile(keys.optimized, processed.files.optimized, {
+          contentType: 'image/jpeg',
+        }),
+        this.deps.store.putFile(keys.thumbnail, processed.files.thumbnail, {
+          contentType: 'image/jpeg',
+        }),
+      ]);
+      const added = await this.deps.uploads.addPhoto(
+        session.id,
+        (locked, count) => {
+          if (locked.status !== 'uploading')
+            throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
+          if (locked.expires_at.getTime() <= Date.now())
+            throw new AppError('gone', MESSAGES.sessionExpired);
+          if (count >= MAX_PHOTOS) throw new AppError('conflict', MESSAGES.tooManyPhotos);
+        },
+        {
+          id: photoId,
+          user_id: userId,
+          original_filename: displayName(file.originalname),
+          original_key: keys.original,
+          optimized_key: keys.optimized,
+          thumbnail_key: keys.thumbnail,
+          mime_type: processed.mimeType,
+          width: processed.width,
+          height: processed.height,
+          size_bytes: processed.sizeBytes,
+          content_hash: processed.contentHash,
+        },
+      );
+      if (added === 'duplicate') throw new AppError('conflict', MESSAGES.duplicatePhoto);
+      await this.deps.jobs.enqueuePhotoCheck({ photo_id: added.id, session_id: session.id });
+      return this.toDto(added);
+    } catch (error) {
+      await Promise.allSettled(Object.values(keys).map((key) => this.deps.store.delete(key)));
+      throw error;
+    } finally {
+      await processed.cleanup();
+    }
+  }
+
+  async removePhoto(userId: string, photoId: string): Promise<void> {
+    const photo = await this.deps.uploads.deletePhoto(photoId, userId);
+    if (!photo) throw new AppError('not_found', MESSAGES.photoNotFound);
+    await Promise.allSettled(
+      [photo.original_key, photo.optimized_key, photo.thumbnail_key].map((key) =>
+        this.deps.store.delete(key),
+      ),
+    );
+  }
+
+  async status(userId: string, sessionId: string): Promise<UploadSessionStatus> {
+    const session = await this.ownedSession(userId, sessionId);
+    const photos = (await this.deps.uploads.listPhotos(session.id)).map((p) => this.toDto(p));
+    return {
+      session_id: session.id,
+      session_type: session.session_type,
+      status: effectiveStatus(session),
+      training_id: session.training_id,
+      expected_files: session.expected_files,
+      expires_at: session.expires_at.toISOString(),
+      uploaded_files: photos.length,
+      usable_files: photos.filter((p) => p.usable === true).length,
+      checks_pending: photos.filter((p) => p.check_status === 'pending').length,
+      min_photos: MIN_PHOTOS,
+      max_photos: MAX_PHOTOS,
+      photos,
+    };
+  }
+
+  async summary(userId: string, sessionId: string) {
+    const session = await this.ownedSession(userId, sessionId);
+    return { status: effectiveStatus(session), training_id: session.training_id };
+  }
+
+  /** Closes the set for training: every check done, and at least 10 usable photos. */
+  async complete(userId: string, sessionId: string) {
+    await this.openSessionFor(userId, sessionId);
+    const photos = await this.deps.uploads.listPhotos(sessionId);
+    if (photos.some((p) => p.check_status === 'pending'))
+      throw new AppError('conflict', MESSAGES.checksStillRunning);
+    const usable = photos.filter((p) => p.usable === true).length;
+    if (usable < MIN_PHOTOS) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.minPhotos}: ${usable} of your photos can be used so far.`,
+      );
+    }
+    const done = await this.deps.uploads.completeSession(sessionId);
+    if (!done) throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
+    return {
+      uploaded_files: photos.length,
+      usable_files: usable,
+      message: `Upload complete: ${usable} photos are ready for training.`,
+    };
+  }
+
+  async userModels(userId: string) {
+    const models = await this.deps.uploads.listModels(userId);
+    return {
+      models: models.map((m) => ({
+        id: m.id,
+        name: m.name,
+        model_type: m.model_type,
+        status: m.status,
+        trigger_word: m.trigger_word,
+        created_at: m.created_at.toISOString(),
+      })),
+    };
+  }
+
+  /** The thumbnail of a photo, for a request carrying that photo's image token. */
+  async thumbnailKey(photoId: string, token: string | undefined): Promise<string> {
+    if (!token || !this.deps.imageTokens.verify(photoId, token))
+      throw new AppError('not_found', MESSAGES.photoNotFound);
+    const photo = await this.deps.uploads.findPhoto(photoId);
+    if (!photo) throw new AppError('not_found', MESSAGES.photoNotFound);
+    return photo.thumbnail_key;
+  }
+
+  private async ownedSession(userId: string, sessionId: string): Promise<UploadSession> {
+    const session = await this.deps.uploads.findSession(sessionId);
+    // Another user's session is answered exactly like a missing one.
+    if (!session || session.user_id !== userId)
+      throw new AppError('not_found', MESSAGES.sessionNotFound);
+    return session;
+  }
+
+  private toDto(photo: Photo): UploadedPhoto {
+    const verdict = photo.checks ? ZPhotoVerdictSchema.safeParse(photo.checks) : undefined;
+    return {
+      id: photo.id,
+      filename: photo.original_filename,
+      width: photo.width,
+      height: photo.height,
+      size_bytes: Number(photo.size_bytes),
+      thumbnail_url: `/api/v1/upload/photos/${photo.id}/thumbnail?token=${this.deps.imageTokens.sign(photo.id)}`,
+      check_status: photo.check_status,
+      usable: photo.usable,
+      checks: verdict?.success ? verdict.data.checks : [],
+      advice: verdict?.success ? verdict.data.advice : [],
+      created_at: photo.created_at.toISOString(),
+    };
+  }
+}
+
+function effectiveStatus(session: UploadSession): 'uploading' | 'completed' | 'expired' {
+  if (session.status === 'completed') return 'completed';
+  return session.expires_at.getTime() <= Date.now() ? 'expired' : 'uploading';
+}
+
+/** Client file names are only ever displayed: strip paths and control characters, bound the length. */
+function displayName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (clean || 'photo').slice(0, 200);
+}

@@ -1,0 +1,434 @@
+import {
+  MESSAGES,
+  ZCreateUploadSessionResponseSchema,
+  ZUploadedPhotoSchema,
+  ZUploadSessionStatusSchema,
+} from '@studioshot/contracts';
+import { readdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
+
+let t: TestApp;
+let work: string;
+let uploadTmp: string;
+let storageDir: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'uploads-test-'));
+  uploadTmp = path.join(work, 'incoming');
+  storageDir = path.join(work, 'storage');
+  t = await createTestApp({ UPLOAD_TMP_DIR: uploadTmp, STORAGE_DIR: storageDir });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+/** A user who may train: one bought training slot, granted the way a payment grants it. */
+async function trainingUser() {
+  const user = await registerUser(t);
+  await t.c.db
+    .updateTable('users')
+    .set({ training_limit: 1, extra_training_slots: 1 })
+    .where('email', '=', user.email)
+    .execute();
+  return user;
+}
+
+let seed = 0;
+async function photo(name = 'photo.jpg', size = { width: 900, height: 1200 }): Promise<string> {
+  seed += 1;
+  const file = path.join(work, `${seed}-${name}`);
+  await sharp({
+    create: {
+      ...size,
+      channels: 3,
+      background: { r: (seed * 37) % 255, g: 120, b: (seed * 11) % 255 },
+    },
+  })
+    .jpeg()
+    .toFile(file);
+  return file;
+}
+
+async function newSession(token: string, expected = 12) {
+  const res = await t.request
+    .post('/api/v1/upload/create-session')
+    .set(bearer(token))
+    .send({ expected_files: expected, session_type: 'training' });
+  expect(res.status).toBe(201);
+  return ZCreateUploadSessionResponseSchema.parse(res.body).session_id;
+}
+
+const upload = (token: string, sessionId: string, file: string, filename?: string) =>
+  t.request
+    .post(`/api/v1/upload/file/${sessionId}`)
+    .set(bearer(token))
+    .attach('file', file, filename ? { filename } : undefined);
+
+async function photoCount() {
+  return Number(
+    (
+      await t.c.db
+        .selectFrom('photos')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}
+async function storedFiles(): Promise<string[]> {
+  try {
+    return (await readdir(storageDir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+async function leftoverTemp(): Promise<string[]> {
+  try {
+    return await readdir(uploadTmp);
+  } catch {
+    return [];
+  }
+}
+
+describe('upload sessions', () => {
+  it('are for users with a plan only', async () => {
+    const free = await registerUser(t);
+    const res = await t.request
+      .post('/api/v1/upload/create-session')
+      .set(bearer(free.tokens.access_token))
+      .send({ expected_files: 12, session_type: 'training' });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toBe(MESSAGES.planRequired);
+  });
+
+  it('refuse a user at the training limit', async () => {
+    const user = await trainingUser();
+    await t.c.db
+      .updateTable('users')
+      .set({ models_trained: 1 })
+      .where('email', '=', user.email)
+      .execute();
+    const res = await t.request
+      .post('/api/v1/upload/create-session')
+      .set(bearer(user.tokens.access_token))
+      .send({ expected_files: 12, session_type: 'training' });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toBe(MESSAGES.trainingLimit);
+  });
+
+  it.each([[0], [21], [-3]])('refuse expected_files = %i', async (n) => {
+    const user = await trainingUser();
+    const res = await t.request
+      .post('/api/v1/upload/create-session')
+      .set(bearer(user.tokens.access_token))
+      .send({ expected_files: n, session_type: 'training' });
+    expect(res.status).toBe(422);
+  });
+});
+
+describe('uploading a photo', () => {
+  it('stores the original, an optimised copy and a thumbnail, and answers the photo with a signed thumbnail address', async () => {
+    const user = await trainingUser();
+    const token = user.tokens.access_token;
+    const session = await newSession(token);
+    const res = await upload(token, session, await photo(), '../../etc/My Selfie.jpg');
+    expect(res.status).toBe(201);
+    const dto = ZUploadedPhotoSchema.parse(res.body);
+    expect(dto).toMatchObject({
+      filename: 'My Selfie.jpg',
+      width: 900,
+      height: 1200,
+      check_status: 'pending',
+      usable: null,
+    });
+    expect(await storedFiles()).toEqual(
+      expect.arrayContaining(['original.jpg', 'optimized.jpg', 'thumbnail.jpg']),
+    );
+    const thumb = await t.request.get(dto.thumbnail_url);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    expect(
+      (await t.request.get(dto.thumbnail_url.replace(/token=.*/, 'token=1.forged'))).status,
+    ).toBe(404);
+    expect((await t.request.get(`/api/v1/upload/photos/${dto.id}/thumbnail`)).status).toBe(404);
+    expect(await leftoverTemp()).toEqual([]);
+
+    const status = ZUploadSessionStatusSchema.parse(
+      (await t.request.get(`/api/v1/upload/session/${session}/status`).set(bearer(token))).body,
+    );
+    expect(status).toMatchObject({
+      status: 'uploading',
+      uploaded_files: 1,
+      usable_files: 0,
+      checks_pending: 1,
+      min_photos: 10,
+      max_photos: 20,
+    });
+    const summary = await t.request.get(`/api/v1/upload/sessions/${session}`).set(bearer(token));
+    expect(summary.body).toEqual({ status: 'uploading', training_id: null });
+  });
+
+  it('queues a photo check job for the worker', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const dto = (await upload(user.tokens.access_token, session, await photo())).body;
+    const job = await t.c.jobs.photoCheckJob(dto.id);
+    expect(job?.data).toEqual({ photo_id: dto.id, session_id: session });
+  });
+
+  it('refuses the same picture twice in one set', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const file = await photo();
+    await upload(user.tokens.access_token, session, file).expect(201);
+    const again = await upload(user.tokens.access_token, session, file);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(MESSAGES.duplicatePhoto);
+  });
+
+  it('lets the owner remove a photo, files included', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const dto = (await upload(user.tokens.access_token, session, await photo())).body;
+    const before = (await storedFiles()).length;
+    const other = await trainingUser();
+    expect(
+      (
+        await t.request
+          .delete(`/api/v1/upload/photos/${dto.id}`)
+          .set(bearer(other.tokens.access_token))
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.request
+          .delete(`/api/v1/upload/photos/${dto.id}`)
+          .set(bearer(user.tokens.access_token))
+      ).status,
+    ).toBe(204);
+    expect((await storedFiles()).length).toBe(before - 3);
+  });
+});
+
+describe('hostile and bad uploads change nothing and leave no temp file', () => {
+  async function expectRefused(
+    res: { status: number; body: { detail: string } },
+    status: number,
+    detail: string | RegExp,
+  ) {
+    expect(res.status).toBe(status);
+    if (typeof detail === 'string') expect(res.body.detail).toBe(detail);
+    else expect(res.body.detail).toMatch(detail);
+  }
+
+  it('a renamed non-image', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const before = { photos: await photoCount(), files: (await storedFiles()).length };
+    const fake = path.join(work, 'not-a-photo.jpg');
+    await writeFile(fake, '#!/bin/sh\necho this is not a jpeg\n'.repeat(50));
+    await expectRefused(
+      await upload(user.tokens.access_token, session, fake),
+      415,
+      MESSAGES.invalidFileType,
+    );
+    const gif = path.join(work, 'anim.jpg');
+    await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } })
+      .gif()
+      .toFile(gif);
+    await expectRefused(
+      await upload(user.tokens.access_token, session, gif),
+      415,
+      MESSAGES.invalidFileType,
+    );
+    expect({ photos: await photoCount(), files: (await storedFiles()).length }).toEqual(before);
+    expect(await leftoverTemp()).toEqual([]);
+  });
+
+  it('a truncated image and a zero-byte file', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const before = await photoCount();
+    const full = await sharp(await photo()).toBuffer();
+    const truncated = path.join(work, 'truncated.jpg');
+    await writeFile(truncated, full.subarray(0, Math.floor(full.length / 3)));
+    const res = await upload(user.tokens.access_token, session, truncated);
+    expect(res.status).toBe(422);
+    const empty = path.join(work, 'empty.jpg');
+    await writeFile(empty, Buffer.alloc(0));
+    expect((await upload(user.tokens.access_token, session, empty)).status).toBeGreaterThanOrEqual(
+      400,
+    );
+    expect(await photoCount()).toBe(before);
+    expect(await leftoverTemp()).toEqual([]);
+  });
+
+  it('a pixel bomb is refused at once', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const bomb = path.join(work, 'bomb.png');
+    await sharp({
+      create: { width: 20000, height: 20000, channels: 3, background: '#000' },
+      limitInputPixels: false,
+    })
+      .png({ compressionLevel: 9 })
+      .toFile(bomb);
+    const started = performance.now();
+    const res = await upload(user.tokens.access_token, session, bomb);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(res.status).toBe(422);
+    expect(await leftoverTemp()).toEqual([]);
+  });
+
+  it('a file over 50 MB', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token);
+    const big = path.join(work, 'big.jpg');
+    const head = await sharp(await photo()).toBuffer();
+    await writeFile(big, Buffer.concat([head, Buffer.alloc(51 * 1024 * 1024)]));
+    const res = await upload(user.tokens.access_token, session, big);
+    await expectRefused(res, 413, MESSAGES.fileTooLarge);
+    expect(await leftoverTemp()).toEqual([]);
+  });
+
+  it('the 21st photo', async () => {
+    const user = await trainingUser();
+    const session = await newSession(user.tokens.access_token, 20);
+    for (let i = 0; i < 20; i += 1)
+      await upload(user.tokens.access_token, session, await photo()).expect(201);
+    await expectRefused(
+      await upload(user.tokens.access_token, session, await photo()),
+      409,
+      MESSAGES.tooManyPhotos,
+    );
+    expect(
+      (
+        await t.request
+          .get(`/api/v1/upload/session/${session}/status`)
+          .set(bearer(user.tokens.access_token))
+      ).body.uploaded_files,
+    ).toBe(20);
+    expect(await leftoverTemp()).toEqual([]);
+  });
+
+  it("another user's session, an expired one, a completed one, and no file at all", async () => {
+    const owner = await trainingUser();
+    const intruder = await trainingUser();
+    const session = await newSession(owner.tokens.access_token);
+    await expectRefused(
+      await upload(intruder.tokens.access_token, session, await photo()),
+      404,
+      MESSAGES.sessionNotFound,
+    );
+    await expectRefused(
+      await t.request
+        .get(`/api/v1/upload/session/${session}/status`)
+        .set(bearer(intruder.tokens.access_token)),
+      404,
+      MESSAGES.sessionNotFound,
+    );
+    await expectRefused(
+      await t.request
+        .post(`/api/v1/upload/file/${session}`)
+        .set(bearer(owner.tokens.access_token))
+        .field('note', 'x'),
+      422,
+      MESSAGES.noFile,
+    );
+    await expectRefused(
+      await upload(owner.tokens.access_token, 'not-a-uuid', await photo()),
+      404,
+      MESSAGES.sessionNotFound,
+    );
+
+    await t.c.db
+      .updateTable('upload_sessions')
+      .set({ expires_at: sql`now() - interval '1 minute'` })
+      .where('id', '=', session)
+      .execute();
+    await expectRefused(
+      await upload(owner.tokens.access_token, session, await photo()),
+      410,
+      MESSAGES.sessionExpired,
+    );
+
+    const done = await newSession(owner.tokens.access_token);
+    await t.c.db
+      .updateTable('upload_sessions')
+      .set({ status: 'completed' })
+      .where('id', '=', done)
+      .execute();
+    await expectRefused(
+      await upload(owner.tokens.access_token, done, await photo()),
+      409,
+      MESSAGES.sessionAlreadyComplete,
+    );
+    expect(await leftoverTemp()).toEqual([]);
+  });
+});
+
+describe('completing a session', () => {
+  it('needs every check done and 10 usable photos', async () => {
+    const user = await trainingUser();
+    const token = user.tokens.access_token;
+    const session = await newSession(token);
+    for (let i = 0; i < 11; i += 1) await upload(token, session, await photo()).expect(201);
+    const pending = await t.request.post(`/api/v1/upload/complete/${session}`).set(bearer(token));
+    expect(pending.status).toBe(409);
+    expect(pending.body.detail).toBe(MESSAGES.checksStillRunning);
+
+    // Verdicts as the worker writes them: 9 usable, 2 not.
+    const photos = await t.c.db
+      .selectFrom('photos')
+      .select('id')
+      .where('session_id', '=', session)
+      .orderBy('created_at')
+      .execute();
+    for (const [i, p] of photos.entries()) {
+      await t.c.db
+        .updateTable('photos')
+        .set({
+          check_status: 'done',
+          usable: i < 9,
+          checks: JSON.stringify({ usable: i < 9, checks: [], advice: [] }),
+        })
+        .where('id', '=', p.id)
+        .execute();
+    }
+    const short = await t.request.post(`/api/v1/upload/complete/${session}`).set(bearer(token));
+    expect(short.status).toBe(400);
+    expect(short.body.detail).toMatch(
+      /^Minimum 10 photos required for training: 9 of your photos can be used so far\.$/,
+    );
+
+    await t.c.db
+      .updateTable('photos')
+      .set({ usable: true })
+      .where('id', '=', photos[9]!.id)
+      .execute();
+    const done = await t.request.post(`/api/v1/upload/complete/${session}`).set(bearer(token));
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ uploaded_files: 11, usable_files: 10 });
+    expect(
+      (await t.request.post(`/api/v1/upload/complete/${session}`).set(bearer(token))).status,
+    ).toBe(409);
+    expect(
+      (await t.request.get(`/api/v1/upload/sessions/${session}`).set(bearer(token))).body.status,
+    ).toBe('completed');
+  });
+
+  it('lists the user models (none yet)', async () => {
+    const user = await trainingUser();
+    const res = await t.request
+      .get('/api/v1/upload/user-models')
+      .set(bearer(user.tokens.access_token));
+    expect(res.body).toEqual({ models: [] });
+  });
+});

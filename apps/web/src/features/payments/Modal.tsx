@@ -1,0 +1,78 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+function CloseIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
+      <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
+    </svg>
+  );
+}
+
+/** A native modal dialog (focus trap, Escape, backdrop) with a title and a Close button. */
+export function Modal({
+  open,
+  onClose,
+  eyebrow,
+  title,
+  children,
+  wide = false,
+}: {
+  open: boolean;
+  onClose: () => void;
+  eyebrow?: string;
+  title: string;
+  children: ReactNode;
+  wide?: boolean;
+}) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      // jsdom and very old browsers lack showModal.
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    } else if (!open && dialog.open) {
+      if (typeof dialog.close === 'function') dialog.close();
+      else dialog.removeAttribute('open');
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      className={`m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] overflow-y-auto rounded-2xl bg-white p-6 text-stone-900 shadow-2xl sm:p-8 ${wide ? 'max-w-3xl' : 'max-w-md'}`}
+    >
+      {open && (
+        <>
+          <div className="mb-5 flex items-start justify-between gap-4">
+            <div>
+              {eyebrow && (
+                <p className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase">
+                  {eyebrow}
+                </p>
+              )}
+              <h2 id={titleId} className="mt-1 font-display text-2xl font-semibold">
+                {title}
+              </h2>
+            </div>
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="-m-1 rounded-lg p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-900"
+            >
+              <CloseIcon />
+            </button>
+          </div>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,165 @@
+import { MESSAGES } from '@studioshot/contracts/messages';
+import type { PaymentOrder } from './payment-params';
+import { generationResultPath } from './payment-params';
+import {
+  confirmAdditionalTraining,
+  confirmPayment,
+  confirmPlanSubscription,
+  createCreditPayment,
+  createGenerationPayment,
+  createTrainingPayment,
+  createTrainingPurchase,
+  createUpgrade,
+  type PaymentIntentResponse,
+} from './payments-api';
+import { refreshProfile } from './hooks';
+import { clearPurchaseSelection } from './client-storage';
+
+/** Success handling delays (product spec 4, api spec 9): 2 s, or 3 s after buying credits. */
+export const REDIRECT_DELAY_MS = 2000;
+export const CREDITS_REDIRECT_DELAY_MS = 3000;
+
+/** Creates the payment intent an order is paid with. */
+export function createIntentFor(order: PaymentOrder): Promise<PaymentIntentResponse> {
+  switch (order.kind) {
+    case 'training-plan':
+      return createTrainingPayment({
+        name: order.selected.planName || order.plan.name,
+        priceDollars: order.selected.price / 100,
+        credits: order.selected.credits,
+      });
+    case 'training-slot':
+      return createTrainingPayment(null);
+    case 'training-pack':
+      return createTrainingPurchase(order.pack.quantity);
+    case 'upgrade':
+      return createUpgrade(order.plan.id, order.from);
+    case 'credits':
+      return createCreditPayment(order.pack.id);
+    case 'generation':
+      return createGenerationPayment({ style: order.style, prompt: order.prompt });
+  }
+}
+
+/** The spec's fallback message when creating the intent fails. */
+export function createFailureMessage(order: PaymentOrder): string {
+  switch (order.kind) {
+    case 'training-plan':
+    case 'training-slot':
+      return MESSAGES.trainingPaymentFailed;
+    case 'training-pack':
+      return MESSAGES.trainingPurchaseFailed;
+    case 'upgrade':
+      return MESSAGES.upgradeFailed;
+    case 'credits':
+      return MESSAGES.creditPaymentFailed;
+    case 'generation':
+      return MESSAGES.generationPaymentFailed;
+  }
+}
+
+export interface PaymentSuccess {
+  message: string;
+  /** Where the page goes by itself, after `delayMs`. */
+  redirectTo: string;
+  delayMs: number;
+}
+
+/** The card was charged but the purchase could not be confirmed. */
+export class ConfirmationError extends Error {
+  constructor() {
+    super(MESSAGES.confirmAfterPaymentFailed);
+    this.name = 'ConfirmationError';
+  }
+}
+
+async function confirmTraining(
+  order: Extract<
+    PaymentOrder,
+    { kind: 'training-plan' | 'training-slot' | 'training-pack' | 'upgrade' }
+  >,
+  intent: PaymentIntentResponse,
+): Promise<string> {
+  const id = intent.payment_intent_id;
+  const additional = () =>
+    confirmAdditionalTraining({
+      paymentIntentId: id,
+      packId:
+        order.kind === 'training-pack' || order.kind === 'training-slot'
+          ? order.pack.id
+          : 'training_1',
+      amountCents: intent.amount,
+    });
+  try {
+    // Training packs bought with quantity and price take the additional-training flow directly.
+    if (order.kind === 'training-pack') return (await additional()).message;
+    try {
+      return (await confirmPlanSubscription(id)).message;
+    } catch {
+      return (await additional()).message;
+    }
+  } catch {
+    // Both confirmations failed: the payment went through, so success is still shown.
+    return MESSAGES.trainingUploadNext;
+  }
+}
+
+/**
+ * Payment success handling (product spec 4), after the card step succeeded. Rejects with
+ * 'Payment succeeded but failed to confirm. Please contact support.' when the purchase could
+ * not be confirmed.
+ */
+export async function completeOrder(
+  order: PaymentOrder,
+  intent: PaymentIntentResponse,
+): Promise<PaymentSuccess> {
+  switch (order.kind) {
+    case 'training-plan':
+    case 'training-slot':
+    case 'training-pack':
+    case 'upgrade': {
+      const message = await confirmTraining(order, intent);
+      await refreshProfile();
+      clearPurchaseSelection();
+      return {
+        message: message.includes(MESSAGES.trainingUploadNext)
+          ? message
+          : `${message} ${MESSAGES.trainingUploadNext}`,
+        redirectTo: '/upload',
+        delayMs: REDIRECT_DELAY_MS,
+      };
+    }
+    case 'credits': {
+      let added: number;
+      try {
+        added = (await confirmPayment(intent.payment_intent_id)).credits_awarded;
+      } catch (error) {
+        throw confirmFailure(error);
+      }
+      await refreshProfile();
+      return {
+        message: `${added} credits have been added to your account.`,
+        redirectTo: '/dashboard',
+        delayMs: CREDITS_REDIRECT_DELAY_MS,
+      };
+    }
+    case 'generation': {
+      try {
+        await confirmPayment(intent.payment_intent_id);
+      } catch (error) {
+        throw confirmFailure(error);
+      }
+      await refreshProfile();
+      return {
+        message: 'Payment successful! Your 4 headshots are being prepared...',
+        redirectTo: generationResultPath(order, intent.payment_intent_id),
+        delayMs: REDIRECT_DELAY_MS,
+      };
+    }
+  }
+}
+
+function confirmFailure(error: unknown): ConfirmationError {
+  console.error('payment confirmation failed', error);
+  return new ConfirmationError();
+}

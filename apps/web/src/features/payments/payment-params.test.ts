@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { SelectedPlan } from './client-storage';
+import {
+  generationResultPath,
+  parsePaymentParams,
+  paymentBackTarget,
+  paymentHeading,
+  type PaymentOrder,
+} from './payment-params';
+
+const professional: SelectedPlan = {
+  planId: 'professional',
+  type: 'subscription',
+  planName: 'Professional',
+  price: 1999,
+  credits: 8,
+};
+
+const parse = (query: string, selectedPlan: SelectedPlan | null = null, currentPlan = 'starter') =>
+  parsePaymentParams(new URLSearchParams(query), { selectedPlan, currentPlan });
+
+describe('/payment query parameters', () => {
+  it('defaults to generation, which needs a user_id', () => {
+    expect(parse('')).toEqual({
+      type: 'generation',
+      error: 'Invalid payment type or missing parameters',
+    });
+    expect(parse('user_id=u1').order).toEqual({
+      kind: 'generation',
+      userId: 'u1',
+      style: 'professional',
+      prompt: 'professional person',
+    });
+    expect(parse('type=generation&user_id=u1&style=creative&prompt=on%20a%20beach').order).toEqual({
+      kind: 'generation',
+      userId: 'u1',
+      style: 'creative',
+      prompt: 'on a beach',
+    });
+  });
+
+  it('training uses the stored plan, else one training at the default fee', () => {
+    expect(parse('type=training', professional).order).toMatchObject({
+      kind: 'training-plan',
+      plan: { id: 'professional', price_cents: 1999 },
+    });
+    expect(parse('type=training').order).toMatchObject({
+      kind: 'training-slot',
+      pack: { id: 'training_1', price_cents: 2500 },
+    });
+  });
+
+  it('training with quantity and price is the additional-training flow with pack training_N', () => {
+    expect(parse('type=training&quantity=1&price=25', professional).order).toMatchObject({
+      kind: 'training-pack',
+      pack: { id: 'training_1' },
+    });
+    expect(parse('type=training&quantity=3&price=45').order).toMatchObject({
+      kind: 'training-pack',
+      pack: { id: 'training_3', price_cents: 4500 },
+    });
+    expect(parse('type=training&quantity=5&price=65.00').order).toMatchObject({
+      pack: { id: 'training_5' },
+    });
+    for (const query of [
+      'type=training&quantity=3',
+      'type=training&price=45',
+      'type=training&quantity=2&price=25',
+      'type=training&quantity=3&price=1',
+      'type=training&quantity=abc&price=45',
+    ]) {
+      expect(parse(query).error).toBe('Invalid payment type or missing parameters');
+    }
+  });
+
+  it('upgrade needs a target plan, and reads from=plan', () => {
+    expect(parse('type=upgrade&from=starter').error).toBe('No target plan selected');
+    expect(parse('type=upgrade&from=starter', professional).order).toMatchObject({
+      kind: 'upgrade',
+      plan: { id: 'professional' },
+      from: 'starter',
+      priceCents: 4900,
+    });
+    expect(parse('type=upgrade', professional, 'free').order).toMatchObject({ from: 'free' });
+  });
+
+  it('credits needs one of the purchasable packages', () => {
+    expect(parse('type=credits&pack=business_pack').order).toMatchObject({
+      kind: 'credits',
+      pack: { id: 'business_pack', credits: 150, price_cents: 4999 },
+    });
+    for (const query of ['type=credits', 'type=credits&pack=credits_10', 'type=credits&pack=x']) {
+      expect(parse(query).error).toBe('Invalid credit pack selected');
+    }
+  });
+
+  it('rejects an unknown type', () => {
+    expect(parse('type=refund')).toEqual({
+      type: 'refund',
+      error: 'Invalid payment type or missing parameters',
+    });
+  });
+
+  it('has the spec headings and back targets', () => {
+    expect(paymentHeading('training')).toBe('Complete Training Payment');
+    expect(paymentHeading('upgrade')).toBe('Complete Training Payment');
+    expect(paymentHeading('credits')).toBe('Purchase Credits');
+    expect(paymentHeading('generation')).toBe('Complete Your Order');
+    expect(paymentBackTarget('training')).toBe('/pricing');
+    expect(paymentBackTarget('credits')).toBe('/pricing');
+    expect(paymentBackTarget('generation')).toBe('/generate');
+    expect(paymentBackTarget('upgrade')).toBe('/dashboard');
+    expect(paymentBackTarget('nonsense')).toBe('/dashboard');
+  });
+
+  it('sends a paid generation order to /results/{user_id} with intent, style and prompt', () => {
+    const order = parse('user_id=u 1&style=executive&prompt=a&b').order as Extract<
+      PaymentOrder,
+      { kind: 'generation' }
+    >;
+    expect(generationResultPath(order, 'pi_1')).toBe(
+      '/results/u%201?payment_intent=pi_1&style=executive&prompt=a',
+    );
+  });
+});

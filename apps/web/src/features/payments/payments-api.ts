@@ -1,0 +1,185 @@
+import {
+  MESSAGES,
+  ZCancelSubscriptionResponseSchema,
+  ZConfirmCreditPackageResponseSchema,
+  ZConfirmPaymentResponseSchema,
+  ZPaymentIntentResponseSchema,
+  ZPricingResponseSchema,
+  ZSubscriptionResponseSchema,
+  type PaymentIntentResponse,
+  type PricingResponse,
+  type SubscriptionResponse,
+} from '@studioshot/contracts';
+import type { z } from 'zod';
+import { api } from '../../lib/api';
+import { ApiError, CLIENT_ERROR_CODES } from '../../lib/api-client';
+import type { CardDetails } from './card';
+
+/** The payment calls of api spec 7.6, each answer checked against its contract. */
+
+function parseOr<T>(schema: z.ZodType<T>, body: unknown, failure: string): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError({ status: 0, code: CLIENT_ERROR_CODES.invalidResponse, detail: failure });
+  }
+  return parsed.data;
+}
+
+export type { PaymentIntentResponse, PricingResponse, SubscriptionResponse };
+export type PricingPlan = PricingResponse['subscription_plans'][number];
+
+export async function fetchPricing(): Promise<PricingResponse> {
+  const body = await api.get('/api/v1/payments/pricing', { anonymous: true });
+  return parseOr(ZPricingResponseSchema, body, MESSAGES.pricingLoadFailed);
+}
+
+/** Plans from either list name the spec allows. */
+export function plansOf(pricing: PricingResponse): PricingPlan[] {
+  return pricing.subscription_plans.length > 0
+    ? pricing.subscription_plans
+    : pricing.pricing_options;
+}
+
+async function createIntent(
+  path: string,
+  body: unknown,
+  failure: string,
+): Promise<PaymentIntentResponse> {
+  return parseOr(ZPaymentIntentResponseSchema, await api.post(path, body), failure);
+}
+
+export const createCreditPackage = (packageId: string) =>
+  createIntent(
+    '/api/v1/payments/create-credit-package',
+    { package_id: packageId },
+    MESSAGES.creditPaymentFailed,
+  );
+
+export const createCreditPayment = (creditPackId: string) =>
+  createIntent(
+    '/api/v1/payments/create-credit-payment',
+    { credit_pack_id: creditPackId },
+    MESSAGES.creditPaymentFailed,
+  );
+
+/** A plan subscription; without a plan, one training slot at the default training fee. */
+export const createTrainingPayment = (
+  plan?: { name: string; priceDollars: number; credits: number } | null,
+) =>
+  createIntent(
+    '/api/v1/payments/create-training-payment',
+    plan ? { plan_name: plan.name, plan_price: plan.priceDollars, plan_credits: plan.credits } : {},
+    MESSAGES.trainingPaymentFailed,
+  );
+
+export const createTrainingPurchase = (quantity: number) =>
+  createIntent(
+    '/api/v1/payments/create-training-purchase',
+    { quantity },
+    MESSAGES.trainingPurchaseFailed,
+  );
+
+export const createUpgrade = (planId: string, currentPlan: string) =>
+  createIntent(
+    '/api/v1/payments/create-upgrade',
+    { plan_id: planId, current_plan: currentPlan, upgrade_immediately: true },
+    MESSAGES.upgradeFailed,
+  );
+
+export const createGenerationPayment = (order: { style?: string; prompt?: string }) =>
+  createIntent('/api/v1/users/create-payment-intent', order, MESSAGES.generationPaymentFailed);
+
+/** The message shown when live card collection is unavailable to this client. */
+export const LIVE_CARDS_UNAVAILABLE =
+  'Card payments are not available right now. Please try again later.';
+
+/**
+ * Takes the money: attaches the card to the intent. In test mode the API plays the part of
+ * Stripe.js (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined). Rejects with the
+ * provider's message, e.g. 'Your card was declined.'
+ */
+export async function chargeCard(
+  intent: Pick<PaymentIntentResponse, 'payment_intent_id' | 'client_secret'>,
+  card: CardDetails,
+  testMode: boolean,
+): Promise<void> {
+  if (!testMode) {
+    throw new ApiError({ status: 0, code: 'card_unavailable', detail: LIVE_CARDS_UNAVAILABLE });
+  }
+  await api.post('/api/v1/payments/test/confirm-card', {
+    payment_intent_id: intent.payment_intent_id,
+    client_secret: intent.client_secret,
+    card: { number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name.trim() },
+  });
+}
+
+export async function confirmCreditPackage(paymentIntentId: string) {
+  const body = await api.post('/api/v1/payments/confirm-credit-package', {
+    payment_intent_id: paymentIntentId,
+  });
+  return parseOr(ZConfirmCreditPackageResponseSchema, body, MESSAGES.confirmFailed);
+}
+
+export async function confirmPayment(paymentIntentId: string) {
+  const body = await api.post('/api/v1/payments/confirm-payment', {
+    payment_intent_id: paymentIntentId,
+  });
+  return parseOr(ZConfirmPaymentResponseSchema, body, MESSAGES.confirmFailed);
+}
+
+export interface TrainingConfirmation {
+  message: string;
+  training_limit?: number;
+}
+
+function readTrainingConfirmation(body: unknown): TrainingConfirmation {
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return {
+    message:
+      typeof record.message === 'string' && record.message
+        ? record.message
+        : MESSAGES.trainingUploadNext,
+    training_limit: typeof record.training_limit === 'number' ? record.training_limit : undefined,
+  };
+}
+
+export async function confirmPlanSubscription(
+  paymentIntentId: string,
+): Promise<TrainingConfirmation> {
+  return readTrainingConfirmation(
+    await api.post('/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: paymentIntentId,
+    }),
+  );
+}
+
+export async function confirmAdditionalTraining(input: {
+  paymentIntentId: string;
+  packId: string;
+  amountCents: number;
+}): Promise<TrainingConfirmation> {
+  return readTrainingConfirmation(
+    await api.post('/api/v1/payments/confirm-additional-training', {
+      payment_intent_id: input.paymentIntentId,
+      pack_id: input.packId,
+      amount: input.amountCents,
+      payment_method: 'stripe',
+    }),
+  );
+}
+
+export async function fetchSubscription(): Promise<SubscriptionResponse> {
+  const body = await api.get('/api/v1/payments/subscription');
+  return parseOr(ZSubscriptionResponseSchema, body, MESSAGES.subscriptionMissing);
+}
+
+export async function cancelSubscription() {
+  const body = await api.post('/api/v1/payments/cancel-subscription');
+  return parseOr(ZCancelSubscriptionResponseSchema, body, MESSAGES.cancelFailed);
+}
+
+export async function reactivateSubscription(): Promise<{ message: string }> {
+  const body = await api.post('/api/v1/payments/reactivate-subscription');
+  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return { message: typeof record.message === 'string' ? record.message : '' };
+}

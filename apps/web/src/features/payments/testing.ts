@@ -1,0 +1,82 @@
+// Test fixtures for the payment screens (imported by tests only).
+import type { PricingResponse, SubscriptionResponse } from '@studioshot/contracts';
+import { fireEvent, screen } from '@testing-library/react';
+import {
+  COMING_SOON_CREDIT_PACKS,
+  CREDIT_PACKAGES,
+  PLANS,
+  TRAINING_PACKS,
+  UPGRADE_OFFERS,
+} from './catalogue';
+
+/** What GET /api/v1/payments/pricing answers in test mode. */
+export function pricingAnswer(overrides: Partial<PricingResponse> = {}): PricingResponse {
+  const plans = PLANS.map((p) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: p.price_cents,
+    price_cents: p.price_cents,
+    credits: p.credits,
+    training_limit: p.training_limit,
+    features: [...p.features],
+    popular: p.popular,
+  }));
+  return {
+    pricing_options: plans,
+    subscription_plans: plans,
+    onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
+    credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p })),
+    training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
+    upgrade_offers: UPGRADE_OFFERS.map((o) => ({ ...o })),
+    training_fee_dollars: 25,
+    free_credits_included: 0,
+    currency: 'usd',
+    test_mode: true,
+    ...overrides,
+  };
+}
+
+export function intentAnswer(amount: number, id = 'pi_test_1') {
+  return { payment_intent_id: id, client_secret: `${id}_secret_x`, amount, currency: 'usd' };
+}
+
+export function subscriptionAnswer(
+  overrides: Partial<SubscriptionResponse> = {},
+): SubscriptionResponse {
+  return {
+    status: 'active',
+    tier: 'professional',
+    billing_cycle: 'monthly',
+    next_billing_date: '2026-12-22T12:00:00.000Z',
+    cancel_at_period_end: false,
+    cancel_status: 'active',
+    can_cancel: true,
+    can_reactivate: false,
+    features: { training_jobs: 5 },
+    ...overrides,
+  };
+}
+
+export const FREE_SUBSCRIPTION: SubscriptionResponse = {
+  status: 'free',
+  tier: 'free',
+  billing_cycle: null,
+  next_billing_date: null,
+  cancel_at_period_end: false,
+  cancel_status: null,
+  can_cancel: false,
+  can_reactivate: false,
+  features: { training_jobs: 0 },
+};
+
+/** Types a complete card into the card form inside `within` (default: the document). */
+export function fillCard(
+  scope: Pick<typeof screen, 'getByLabelText'> = screen,
+  number = '4242 4242 4242 4242',
+): void {
+  fireEvent.change(scope.getByLabelText('Name on card'), { target: { value: 'Ada Lovelace' } });
+  fireEvent.change(scope.getByLabelText('Card number'), { target: { value: number } });
+  fireEvent.change(scope.getByLabelText('Expiry (MM/YY)'), { target: { value: '12/34' } });
+  fireEvent.change(scope.getByLabelText('CVC'), { target: { value: '123' } });
+}

@@ -1,0 +1,327 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fillCard, intentAnswer, pricingAnswer } from '../features/payments/testing';
+import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+
+beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
+afterEach(() => vi.useRealTimers());
+
+type Handlers = Parameters<typeof stubApi>[0];
+const PAID = () =>
+  [200, { payment_intent_id: 'pi_test_1', status: 'succeeded' }] as [number, unknown];
+
+function api(extra: Handlers): {
+  sent: Record<string, unknown>;
+  fetchMock: ReturnType<typeof stubApi>;
+} {
+  const sent: Record<string, unknown> = {};
+  const wrapped: Handlers = {};
+  for (const [key, handler] of Object.entries(extra)) {
+    wrapped[key] = (request) => {
+      sent[key] = request.body;
+      return handler(request);
+    };
+  }
+  const fetchMock = stubApi({
+    'GET /api/v1/payments/pricing': () => [200, pricingAnswer()],
+    'GET /api/v1/users/profile': () => [200, TEST_USER],
+    'POST /api/v1/payments/test/confirm-card': PAID,
+    ...wrapped,
+  });
+  return { sent, fetchMock };
+}
+
+async function pay(amount: string) {
+  const form = await screen.findByRole('form', { name: 'Card details' });
+  fillCard(within(form));
+  fireEvent.click(within(form).getByRole('button', { name: `Pay ${amount}` }));
+  expect(await within(form).findByText('Processing Secure Payment...')).toBeTruthy();
+  await vi.advanceTimersByTimeAsync(2100);
+}
+
+describe('/payment parameters', () => {
+  it.each([
+    ['/payment', 'Complete Your Order', 'Invalid payment type or missing parameters', '/generate'],
+    [
+      '/payment?type=refund',
+      'Complete Your Order',
+      'Invalid payment type or missing parameters',
+      '/dashboard',
+    ],
+    [
+      '/payment?type=credits&pack=credits_10',
+      'Purchase Credits',
+      'Invalid credit pack selected',
+      '/pricing',
+    ],
+    [
+      '/payment?type=upgrade&from=starter',
+      'Complete Training Payment',
+      'No target plan selected',
+      '/dashboard',
+    ],
+    [
+      '/payment?type=training&quantity=2&price=25',
+      'Complete Training Payment',
+      'Invalid payment type or missing parameters',
+      '/pricing',
+    ],
+  ])('%s', async (path, heading, message, back) => {
+    signIn();
+    const { fetchMock } = api({});
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: heading })).toBeTruthy();
+    expect(screen.getByText(message)).toBeTruthy();
+    const links = screen.getAllByRole('link', { name: /^Back to / });
+    expect(links.every((link) => link.getAttribute('href') === back)).toBe(true);
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/create-'))).toBe(false);
+  });
+
+  it('sends visitors without a session to /auth', async () => {
+    api({});
+    const router = renderApp('/payment?type=training');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+  });
+});
+
+describe('/payment checkout', () => {
+  it('training: plan subscription from selectedPlan, success message, /upload after 2 s', async () => {
+    signIn();
+    window.localStorage.setItem(
+      'selectedPlan',
+      JSON.stringify({
+        planId: 'professional',
+        type: 'subscription',
+        planName: 'Professional',
+        price: 1999,
+        credits: 8,
+      }),
+    );
+    const { sent } = api({
+      'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(1999)],
+      'POST /api/v1/payments/confirm-plan-subscription': () => [
+        200,
+        {
+          message: 'Your professional plan is active. Now upload photos to train your AI model.',
+          plan_type: 'professional',
+          training_limit: 5,
+        },
+      ],
+    });
+    const router = renderApp('/payment?type=training');
+    expect(await screen.findByText('Loading payment information...')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Complete Training Payment' })).toBeTruthy();
+    expect(await screen.findByText('Professional plan')).toBeTruthy();
+    expect(screen.getByText('Test Mode Active')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({
+      plan_name: 'Professional',
+      plan_price: 19.99,
+      plan_credits: 8,
+    });
+
+    await pay('$19.99');
+    expect(
+      await screen.findByText(
+        'Your professional plan is active. Now upload photos to train your AI model.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+    expect(sent['POST /api/v1/payments/confirm-plan-subscription']).toEqual({
+      payment_intent_id: 'pi_test_1',
+    });
+    expect(window.localStorage.getItem('selectedPlan')).toBeNull();
+    expect(router.state.location.pathname).toBe('/payment');
+    await vi.advanceTimersByTimeAsync(2000);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+  });
+
+  it('training: falls back to additional training, and still succeeds when both fail', async () => {
+    signIn();
+    const { sent } = api({
+      'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(2500)],
+      'POST /api/v1/payments/confirm-plan-subscription': () => [
+        400,
+        { detail: 'Failed to confirm payment', code: 'bad_request' },
+      ],
+      'POST /api/v1/payments/confirm-additional-training': () => [
+        500,
+        { detail: 'boom', code: 'internal_error' },
+      ],
+    });
+    renderApp('/payment?type=training');
+    expect(await screen.findByText('Extra model training')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({});
+    await pay('$25.00');
+    expect(await screen.findByText('Now upload photos to train your AI model.')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/confirm-additional-training']).toEqual({
+      payment_intent_id: 'pi_test_1',
+      pack_id: 'training_1',
+      amount: 2500,
+      payment_method: 'stripe',
+    });
+  });
+
+  it('training with quantity and price: training purchase and pack training_N', async () => {
+    signIn();
+    const { sent } = api({
+      'POST /api/v1/payments/create-training-purchase': () => [200, intentAnswer(4500)],
+      'POST /api/v1/payments/confirm-additional-training': () => [
+        200,
+        {
+          message:
+            'Training slots added: you can now train 4 models. Now upload photos to train your AI model.',
+          training_limit: 4,
+        },
+      ],
+    });
+    renderApp('/payment?type=training&quantity=3&price=45');
+    expect(await screen.findByText('Training pack')).toBeTruthy();
+    expect(screen.getByText('40% saving')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-training-purchase']).toEqual({ quantity: 3 });
+    await pay('$45.00');
+    expect(await screen.findByText(/Training slots added/)).toBeTruthy();
+    expect(sent['POST /api/v1/payments/confirm-additional-training']).toEqual({
+      payment_intent_id: 'pi_test_1',
+      pack_id: 'training_3',
+      amount: 4500,
+      payment_method: 'stripe',
+    });
+    expect(sent['POST /api/v1/payments/confirm-plan-subscription']).toBeUndefined();
+  });
+
+  it('upgrade: create-upgrade for the stored target plan', async () => {
+    signIn({ plan_type: 'starter' });
+    window.localStorage.setItem(
+      'selectedPlan',
+      JSON.stringify({
+        planId: 'premium',
+        type: 'subscription',
+        planName: 'Premium',
+        price: 9900,
+        credits: 16,
+      }),
+    );
+    const { sent } = api({
+      'POST /api/v1/payments/create-upgrade': () => [200, intentAnswer(9900)],
+      'POST /api/v1/payments/confirm-plan-subscription': () => [
+        200,
+        { message: 'Your premium plan is active. Now upload photos to train your AI model.' },
+      ],
+    });
+    const router = renderApp('/payment?type=upgrade&from=starter');
+    expect(await screen.findByText('Upgrade to Premium')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-upgrade']).toEqual({
+      plan_id: 'premium',
+      current_plan: 'starter',
+      upgrade_immediately: true,
+    });
+    await pay('$99.00');
+    expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(2000);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+  });
+
+  it('credits: N credits have been added, then /dashboard after 3 s', async () => {
+    signIn();
+    const { sent } = api({
+      'POST /api/v1/payments/create-credit-payment': () => [200, intentAnswer(4999)],
+      'POST /api/v1/payments/confirm-payment': () => [
+        200,
+        {
+          message: 'Payment confirmed',
+          kind: 'credits',
+          credits_awarded: 150,
+          new_credits_balance: 150,
+          plan_type: 'free',
+          training_limit: 0,
+        },
+      ],
+    });
+    const router = renderApp('/payment?type=credits&pack=business_pack');
+    expect(await screen.findByRole('heading', { name: 'Purchase Credits' })).toBeTruthy();
+    expect(await screen.findByText('Business Pack')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-credit-payment']).toEqual({
+      credit_pack_id: 'business_pack',
+    });
+    await pay('$49.99');
+    expect(await screen.findByText('150 credits have been added to your account.')).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(router.state.location.pathname).toBe('/payment');
+    await vi.advanceTimersByTimeAsync(600);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('generation: /results/{user_id} with payment_intent, style and prompt after 2 s', async () => {
+    signIn();
+    api({
+      'POST /api/v1/users/create-payment-intent': () => [200, intentAnswer(2900, 'pi_gen')],
+      'POST /api/v1/payments/confirm-payment': () => [
+        200,
+        {
+          message: 'Payment confirmed',
+          kind: 'generation',
+          credits_awarded: 1,
+          new_credits_balance: 1,
+          plan_type: 'free',
+          training_limit: 0,
+        },
+      ],
+    });
+    const router = renderApp('/payment?type=generation&user_id=u1&style=creative&prompt=studio');
+    expect(await screen.findByRole('heading', { name: 'Complete Your Order' })).toBeTruthy();
+    await pay('$29.00');
+    await vi.advanceTimersByTimeAsync(2100);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/results/u1'));
+    expect(router.state.location.search).toBe(
+      '?payment_intent=pi_gen&style=creative&prompt=studio',
+    );
+  });
+
+  it('a declined card shows the decline; a failed confirmation says to contact support', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    signIn();
+    api({
+      'POST /api/v1/payments/create-credit-payment': () => [200, intentAnswer(999)],
+      'POST /api/v1/payments/test/confirm-card': ({ body }) =>
+        (body as { card: { number: string } }).card.number.startsWith('4000')
+          ? [402, { detail: 'Your card was declined.', code: 'payment_failed' }]
+          : PAID(),
+      'POST /api/v1/payments/confirm-payment': () => [
+        500,
+        { detail: 'Something went wrong on our side.', code: 'internal_error' },
+      ],
+    });
+    renderApp('/payment?type=credits&pack=starter_pack');
+    const form = await screen.findByRole('form', { name: 'Card details' });
+    fillCard(within(form), '4000 0000 0000 0002');
+    fireEvent.click(within(form).getByRole('button', { name: 'Pay $9.99' }));
+    expect(await within(form).findByText('Processing Secure Payment...')).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(await within(form).findByText('Your card was declined.')).toBeTruthy();
+    expect(
+      (within(form).getByRole('button', { name: 'Pay $9.99' }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+
+    fillCard(within(form));
+    fireEvent.click(within(form).getByRole('button', { name: 'Pay $9.99' }));
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(
+      await within(form).findByText(
+        'Payment succeeded but failed to confirm. Please contact support.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('shows the server detail when the payment cannot be created', async () => {
+    signIn();
+    api({
+      'POST /api/v1/payments/create-training-purchase': () => [
+        503,
+        { detail: 'Failed to create training purchase payment', code: 'service_unavailable' },
+      ],
+    });
+    renderApp('/payment?type=training&quantity=1&price=25');
+    expect(await screen.findByText('Failed to create training purchase payment')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+  });
+});

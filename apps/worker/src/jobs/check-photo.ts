@@ -1,0 +1,105 @@
+import type { CheckPhotoJob, PhotoVerdict } from '@studioshot/contracts';
+import type { Db } from '@studioshot/db';
+import type { Storage } from '@studioshot/storage';
+import type { Logger } from 'pino';
+import {
+  checkPhotoSet,
+  PhotoUnreadableError,
+  ZPhotoAnalysisSchema,
+  type PhotoAnalysis,
+  type PhotoAnalyzer,
+} from '../photo-checks/index.js';
+
+export interface CheckPhotoDeps {
+  db: Db;
+  analyzer: () => Promise<PhotoAnalyzer>;
+  storage: Pick<Storage, 'localFile'>;
+  logger: Logger;
+}
+
+const UNREADABLE: PhotoVerdict = {
+  usable: false,
+  checks: [],
+  advice: ["We couldn't check this photo. Remove it and upload it again, or choose another photo."],
+};
+
+/**
+ * Analyses one photo, then re-judges its whole set (same_person depends on the others) under the
+ * session's row lock, so two photos finishing together cannot overwrite each other's verdicts.
+ * Idempotent: a retried or duplicated job recomputes the same result.
+ */
+export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Promise<void> {
+  const photo = await deps.db
+    .selectFrom('photos')
+    .select(['id', 'optimized_key', 'width', 'height'])
+    .where('id', '=', job.photo_id)
+    .executeTakeFirst();
+  if (!photo) return; // removed by the user meanwhile: nothing to check
+
+  let analysis: PhotoAnalysis | undefined;
+  const copy = await deps.storage.localFile(photo.optimized_key);
+  try {
+    const measured = await (await deps.analyzer()).analyzePhoto(copy.path);
+    // The resolution check is about the photo as uploaded, not the 1024 px working copy.
+    analysis = { ...measured, width: photo.width, height: photo.height };
+  } catch (error) {
+    if (!(error instanceof PhotoUnreadableError)) throw error;
+    deps.logger.warn({ photoId: photo.id }, 'photo could not be decoded for checks');
+  } finally {
+    await copy.release();
+  }
+
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('upload_sessions')
+      .select('id')
+      .where('id', '=', job.session_id)
+      .forUpdate()
+      .execute();
+    await trx
+      .updateTable('photos')
+      .set(
+        analysis
+          ? { analysis: JSON.stringify(analysis) }
+          : {
+              analysis: null,
+              check_status: 'failed',
+              usable: false,
+              checks: JSON.stringify(UNREADABLE),
+            },
+      )
+      .where('id', '=', photo.id)
+      .execute();
+    const set = await trx
+      .selectFrom('photos')
+      .select(['id', 'analysis'])
+      .where('session_id', '=', job.session_id)
+      .where('analysis', 'is not', null)
+      .orderBy('created_at')
+      .execute();
+    // Analyses of another analysis version are left out of the comparison.
+    const valid = set.flatMap((p) => {
+      const parsed = ZPhotoAnalysisSchema.safeParse(p.analysis);
+      return parsed.success ? [{ id: p.id, analysis: parsed.data }] : [];
+    });
+    const verdicts = checkPhotoSet(valid.map((a) => a.analysis));
+    for (const [index, entry] of valid.entries()) {
+      const verdict = verdicts[index]!;
+      await trx
+        .updateTable('photos')
+        .set({ check_status: 'done', usable: verdict.usable, checks: JSON.stringify(verdict) })
+        .where('id', '=', entry.id)
+        .execute();
+    }
+  });
+}
+
+/** After the last retry: the photo is reported, never left spinning. */
+export async function markCheckFailed(db: Db, job: CheckPhotoJob): Promise<void> {
+  await db
+    .updateTable('photos')
+    .set({ check_status: 'failed', usable: false, checks: JSON.stringify(UNREADABLE) })
+    .where('id', '=', job.photo_id)
+    .where('check_status', '=', 'pending')
+    .execute();
+}

@@ -1,0 +1,171 @@
+import { JOB_NAMES, QUEUES } from '@studioshot/contracts';
+import { createDb, type Db } from '@studioshot/db';
+import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
+import { LocalStorage } from '@studioshot/storage';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPhotoCheckWorker } from '../src/jobs/photo-check-worker.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const adminUrl = process.env.STUDIOSHOT_PG_ADMIN_URL;
+const redisUrl = process.env.REDIS_URL;
+if (!adminUrl || !redisUrl)
+  throw new Error(
+    'STUDIOSHOT_PG_ADMIN_URL and REDIS_URL are not set: run the tests with `npm test`.',
+  );
+
+let database: string;
+let db: Db;
+let storageDir: string;
+let storage: LocalStorage;
+let producerConnection: Redis;
+let queue: Queue;
+let stopWorker: () => Promise<void>;
+const prefix = `test:${randomBytes(4).toString('hex')}:bull`;
+
+beforeAll(async () => {
+  database = await createMigratedDatabase(adminUrl);
+  db = createDb(adminUrl.replace(/\/[^/]*$/, `/${database}`), { max: 4 });
+  storageDir = await mkdtemp(path.join(tmpdir(), 'worker-storage-'));
+  storage = new LocalStorage(storageDir);
+  producerConnection = new Redis(redisUrl);
+  queue = new Queue(QUEUES.photoChecks, {
+    connection: producerConnection,
+    prefix,
+    defaultJobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 100 } },
+  });
+  const running = startPhotoCheckWorker({
+    db,
+    storage,
+    redisUrl,
+    prefix,
+    concurrency: 1,
+    logger: pino({ level: 'silent' }),
+  });
+  stopWorker = running.close;
+}, 120_000);
+
+afterAll(async () => {
+  await stopWorker?.();
+  await queue?.obliterate({ force: true });
+  await queue?.close();
+  await producerConnection?.quit();
+  await db?.destroy();
+  await dropDatabase(adminUrl, database);
+  await rm(storageDir, { recursive: true, force: true });
+});
+
+/** A user, an open session, and its photos stored as the API stores them. */
+async function sessionWith(files: string[], options: { missing?: boolean } = {}) {
+  const user = await db
+    .insertInto('users')
+    .values({ email: `${randomUUID()}@example.com`, password_hash: 'x', name: 'Test' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const session = await db
+    .insertInto('upload_sessions')
+    .values({
+      user_id: user.id,
+      session_type: 'training',
+      expected_files: files.length,
+      expires_at: new Date(Date.now() + 3600_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const photos: { id: string; file: string }[] = [];
+  for (const file of files) {
+    const id = randomUUID();
+    const key = `photos/${user.id}/${session.id}/${id}/optimized.jpg`;
+    if (!options.missing) await storage.putFile(key, path.join(FIXTURES, file));
+    await db
+      .insertInto('photos')
+      .values({
+        id,
+        session_id: session.id,
+        user_id: user.id,
+        original_filename: file,
+        original_key: key,
+        optimized_key: key,
+        thumbnail_key: key,
+        mime_type: 'image/jpeg',
+        width: 1024,
+        height: 1024,
+        size_bytes: 1,
+        content_hash: id,
+      })
+      .execute();
+    photos.push({ id, file });
+  }
+  for (const p of photos) {
+    await queue.add(
+      JOB_NAMES.checkPhoto,
+      { photo_id: p.id, session_id: session.id },
+      { jobId: `photo-${p.id}` },
+    );
+  }
+  return { sessionId: session.id, photos };
+}
+
+async function settled(sessionId: string, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await db
+      .selectFrom('photos')
+      .select(['id', 'original_filename', 'check_status', 'usable', 'checks'])
+      .where('session_id', '=', sessionId)
+      .execute();
+    if (rows.every((r) => r.check_status !== 'pending')) return rows;
+    if (Date.now() > deadline)
+      throw new Error(`checks still pending: ${JSON.stringify(rows.map((r) => r.check_status))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const failedChecks = (row: { checks: unknown }) =>
+  ((row.checks as { checks: { id: string; ok: boolean | null }[] }).checks ?? [])
+    .filter((c) => c.ok === false)
+    .map((c) => c.id);
+
+describe('the photo-check job, through BullMQ on real Redis, Postgres and the face models', () => {
+  it('judges a set: the same person passes, a stranger, two faces, no face and no face are flagged', async () => {
+    const { sessionId } = await sessionWith([
+      'astronaut.jpg',
+      'astronaut-mirror.jpg',
+      'astronaut-warm.jpg',
+      'astronaut-closer.jpg',
+      'other-person.jpg',
+      'two-faces.jpg',
+      'no-face-texture.jpg',
+    ]);
+    const rows = await settled(sessionId);
+    const byName = Object.fromEntries(rows.map((r) => [r.original_filename, r]));
+    for (const name of [
+      'astronaut.jpg',
+      'astronaut-mirror.jpg',
+      'astronaut-warm.jpg',
+      'astronaut-closer.jpg',
+    ]) {
+      expect(byName[name]).toMatchObject({ check_status: 'done', usable: true });
+    }
+    expect(failedChecks(byName['other-person.jpg']!)).toContain('same_person');
+    expect(failedChecks(byName['two-faces.jpg']!)).toContain('single_face');
+    expect(failedChecks(byName['no-face-texture.jpg']!)).toContain('face_found');
+    for (const name of ['other-person.jpg', 'two-faces.jpg', 'no-face-texture.jpg']) {
+      expect(byName[name]!.usable).toBe(false);
+      expect((byName[name]!.checks as { advice: string[] }).advice.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('reports a photo it cannot read after its retries, instead of leaving it checking', async () => {
+    const { sessionId } = await sessionWith(['astronaut.jpg'], { missing: true });
+    const [row] = await settled(sessionId);
+    expect(row).toMatchObject({ check_status: 'failed', usable: false });
+  });
+});

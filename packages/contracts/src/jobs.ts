@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/**
+ * Background jobs: queue names, job names and their payloads. Payloads are small and carry ids
+ * only; the handler reads everything else from Postgres and storage.
+ */
+export const QUEUES = {
+  photoChecks: 'photo-checks',
+} as const;
+
+export const JOB_NAMES = {
+  checkPhoto: 'photo.check',
+} as const;
+export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
+
+export const ZCheckPhotoJobSchema = z.strictObject({
+  photo_id: z.string().uuid(),
+  session_id: z.string().uuid(),
+});
+export type CheckPhotoJob = z.infer<typeof ZCheckPhotoJobSchema>;
+
+export const JOB_PAYLOADS = {
+  [JOB_NAMES.checkPhoto]: ZCheckPhotoJobSchema,
+} as const satisfies Record<JobName, z.ZodType>;

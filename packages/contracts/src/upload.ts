@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+export const MIN_PHOTOS = 10;
+export const MAX_PHOTOS = 20;
+export const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
+export const RECOMMENDED_MIN_PX = 512;
+export const ACCEPTED_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export const ZCreateUploadSessionRequestSchema = z.strictObject({
+  expected_files: z.number().int().min(1).max(MAX_PHOTOS),
+  session_type: z.enum(['training']).default('training'),
+});
+
+export const ZCreateUploadSessionResponseSchema = z.object({
+  session_id: z.string().uuid(),
+  expires_at: z.string(),
+});
+
+export const PHOTO_CHECK_IDS = [
+  'face_found',
+  'single_face',
+  'face_size',
+  'sharpness',
+  'resolution',
+  'same_person',
+] as const;
+
+export const ZPhotoCheckSchema = z.object({
+  id: z.enum(PHOTO_CHECK_IDS),
+  /** true passed, false failed (photo unusable), null could not be judged. */
+  ok: z.boolean().nullable(),
+  message: z.string(),
+});
+export type PhotoCheck = z.infer<typeof ZPhotoCheckSchema>;
+
+export const ZPhotoVerdictSchema = z.object({
+  usable: z.boolean(),
+  checks: z.array(ZPhotoCheckSchema),
+  advice: z.array(z.string()),
+});
+export type PhotoVerdict = z.infer<typeof ZPhotoVerdictSchema>;
+
+export const ZUploadedPhotoSchema = z.object({
+  id: z.string().uuid(),
+  filename: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  size_bytes: z.number().int(),
+  thumbnail_url: z.string(),
+  check_status: z.enum(['pending', 'done', 'failed']),
+  usable: z.boolean().nullable(),
+  checks: z.array(ZPhotoCheckSchema),
+  advice: z.array(z.string()),
+  created_at: z.string(),
+});
+export type UploadedPhoto = z.infer<typeof ZUploadedPhotoSchema>;
+
+export const ZUploadSessionStatusSchema = z.object({
+  session_id: z.string().uuid(),
+  session_type: z.string(),
+  status: z.enum(['uploading', 'completed', 'expired']),
+  training_id: z.string().nullable(),
+  expected_files: z.number().int(),
+  expires_at: z.string(),
+  uploaded_files: z.number().int(),
+  usable_files: z.number().int(),
+  checks_pending: z.number().int(),
+  min_photos: z.number().int(),
+  max_photos: z.number().int(),
+  photos: z.array(ZUploadedPhotoSchema),
+});
+export type UploadSessionStatus = z.infer<typeof ZUploadSessionStatusSchema>;
+
+export const ZUploadSessionSummarySchema = z.object({
+  status: z.enum(['uploading', 'completed', 'expired']),
+  training_id: z.string().nullable(),
+});
+
+export const ZCompleteUploadResponseSchema = z.object({
+  uploaded_files: z.number().int(),
+  usable_files: z.number().int(),
+  message: z.string(),
+});
+
+export const ZUserModelSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  model_type: z.string(),
+  status: z.enum(['pending', 'training', 'completed', 'failed']),
+  trigger_word: z.string(),
+  created_at: z.string(),
+});
+export const ZUserModelsResponseSchema = z.object({ models: z.array(ZUserModelSchema) });

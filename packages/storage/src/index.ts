@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LocalStorage } from './local-storage.js';
+import { S3Storage } from './s3-storage.js';
+import type { Storage } from './storage.js';
+
+export { LocalStorage } from './local-storage.js';
+export { S3Storage, type S3StorageConfig } from './s3-storage.js';
+export {
+  assertValidKey,
+  InvalidStorageKeyError,
+  MAX_KEY_LENGTH,
+  ObjectNotFoundError,
+  type LocalFile,
+  type PutOptions,
+  type Storage,
+  type StoredObject,
+} from './storage.js';
+
+/** The settings `createStorage` reads (the API's and the worker's environments both have them). */
+export interface StorageEnv {
+  STORAGE_DRIVER: 'local' | 's3';
+  STORAGE_DIR?: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+  S3_ENDPOINT?: string;
+  S3_FORCE_PATH_STYLE: boolean;
+}
+
+/**
+ * `<repo>/.local/storage`: the workspace root is found by walking up from this module (source
+ * or bundle) to `pnpm-workspace.yaml`; outside a checkout, `./.local/storage` under the working
+ * directory. Deployments set STORAGE_DIR (or use S3).
+ */
+export function defaultStorageDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(path.join(dir, 'pnpm-workspace.yaml'))) return path.join(dir, '.local/storage');
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve('.local/storage');
+    dir = parent;
+  }
+}
+
+/** The configured storage driver: `local` (default) or `s3`. */
+export function createStorage(env: StorageEnv): Storage {
+  if (env.STORAGE_DRIVER === 's3') {
+    if (!env.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
+    return new S3Storage({
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    });
+  }
+  return new LocalStorage(env.STORAGE_DIR ?? defaultStorageDir());
+}

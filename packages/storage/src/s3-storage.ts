@@ -1,0 +1,166 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  assertValidKey,
+  ObjectNotFoundError,
+  type LocalFile,
+  type PutOptions,
+  type Storage,
+  type StoredObject,
+} from './storage.js';
+
+export interface S3StorageConfig {
+  bucket: string;
+  region: string;
+  /** An S3-compatible endpoint (MinIO, R2, a local test server); AWS itself when unset. */
+  endpoint?: string;
+  /** `https://endpoint/bucket/key` addressing instead of `https://bucket.endpoint/key`. */
+  forcePathStyle?: boolean;
+  /** Where `localFile` puts its temporary copies; the OS temp directory by default. */
+  tmpDir?: string;
+}
+
+// Multipart uploads buffer queueSize x partSize bytes: 2 x 5 MiB keeps a 50 MB upload's memory
+// small next to the API's RSS budget.
+const PART_SIZE = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+
+const isNotFound = (error: unknown): boolean =>
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' ||
+    error.name === 'NotFound' ||
+    error.$metadata.httpStatusCode === 404);
+
+/**
+ * Objects in one S3 bucket, `key` = object key. Credentials come from the AWS SDK's default
+ * chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, profiles, instance roles).
+ * Puts stream through `@aws-sdk/lib-storage` (one PutObject, or a multipart upload that is
+ * aborted if anything fails), so a failed put stores nothing.
+ */
+export class S3Storage implements Storage {
+  readonly driver = 's3' as const;
+  readonly bucket: string;
+  readonly client: S3Client;
+  private readonly tmpDir: string;
+
+  constructor(config: S3StorageConfig, client?: S3Client) {
+    this.bucket = config.bucket;
+    this.tmpDir = config.tmpDir ?? tmpdir();
+    this.client =
+      client ??
+      new S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle ?? false,
+      });
+  }
+
+  async putFile(key: string, filePath: string, options: PutOptions = {}): Promise<StoredObject> {
+    assertValidKey(key);
+    const { size } = await stat(filePath);
+    await this.upload(key, createReadStream(filePath), options, size);
+    return { key, size };
+  }
+
+  async putStream(key: string, stream: Readable, options: PutOptions = {}): Promise<StoredObject> {
+    assertValidKey(key);
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    // A source error destroys `counter`, which fails the upload (and aborts a multipart one).
+    const piping = pipeline(stream, counter);
+    const [, uploaded] = await Promise.allSettled([piping, this.upload(key, counter, options)]);
+    if (uploaded.status === 'rejected') throw uploaded.reason;
+    await piping;
+    return { key, size };
+  }
+
+  async get(key: string): Promise<Readable> {
+    assertValidKey(key);
+    try {
+      const result = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key }),
+      );
+      if (!(result.Body instanceof Readable)) throw new Error('S3 returned no body stream');
+      return result.Body;
+    } catch (error) {
+      if (isNotFound(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    assertValidKey(key);
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async localFile(key: string): Promise<LocalFile> {
+    const body = await this.get(key);
+    const dir = await mkdtemp(path.join(this.tmpDir, 'studioshot-s3-'));
+    const release = () => rm(dir, { recursive: true, force: true });
+    const file = path.join(dir, path.posix.basename(key));
+    try {
+      await pipeline(body, createWriteStream(file, { flags: 'wx' }));
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    return { path: file, release };
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+
+  private async upload(
+    key: string,
+    body: Readable,
+    options: PutOptions,
+    contentLength?: number,
+  ): Promise<void> {
+    const upload = new Upload({
+      client: this.client,
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      params: {
+        Bucket: this.bucket,
+        Key: key,
+        Body: body,
+        ContentType: options.contentType,
+        ContentLength: contentLength,
+      },
+    });
+    try {
+      await upload.done();
+    } finally {
+      body.destroy();
+    }
+  }
+}
