@@ -26,6 +26,11 @@ describe('loadWorkerEnv', () => {
     expect(() => loadWorkerEnv({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
   it('defaults to the studio engine', () => {
-    expect(loadWorkerEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).ENGINE_KIND).toBe('studio');
+    const env = loadWorkerEnv({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DATABASE_URL: 'postgres://u@127.0.0.1/db',
+    });
+    expect(env.ENGINE_KIND).toBe('studio');
+    expect(env.PHOTO_CHECK_CONCURRENCY).toBe(1);
   });
 });
