@@ -134,7 +134,7 @@ const failedChecks = (row: { checks: unknown }) =>
     .map((c) => c.id);
 
 describe('the photo-check job, through BullMQ on real Redis, Postgres and the face models', () => {
-  it('judges a set: the same person passes, a stranger, two faces, no face and no face are flagged', async () => {
+  it('judges a set: the same person passes, a stranger, two faces and a photo with no face are flagged', async () => {
     const { sessionId } = await sessionWith([
       'astronaut.jpg',
       'astronaut-mirror.jpg',
