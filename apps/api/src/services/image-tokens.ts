@@ -11,7 +11,9 @@ export class ImageTokens {
   ) {}
 
   sign(imageId: string, now = Date.now()): string {
-    const expiry = Math.floor(now / 1000) + this.ttlSeconds;
+    // Rounded up to a 15-minute boundary: the same image keeps the same address for a while, so
+    // a page that polls does not make the browser download it again every time.
+    const expiry = Math.ceil((Math.floor(now / 1000) + this.ttlSeconds) / 900) * 900;
     return `${expiry}.${this.mac(imageId, expiry)}`;
   }
 

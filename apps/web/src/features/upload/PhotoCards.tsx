@@ -1,0 +1,267 @@
+import type { UploadedPhoto } from '@studioshot/contracts';
+import { useId } from 'react';
+import { Spinner } from '../../components/PageState';
+import { ProgressBar } from './ProgressBar';
+import { AlertIcon, CheckIcon, CrossIcon, DashIcon, PhotoIcon, TrashIcon } from './icons';
+import {
+  failedChecks,
+  PHOTO_STATE_LABEL,
+  photoState,
+  UNCHECKED_ADVICE,
+  type PhotoState,
+} from './photo-state';
+import type { LocalPhoto } from './use-upload-flow';
+
+const API_BASE = (import.meta.env.VITE_API_BASE ?? '').replace(/\/+$/, '');
+
+/** Thumbnail addresses are same-origin paths; prefix them when the API lives elsewhere. */
+export function imageSrc(url: string): string {
+  return url.startsWith('/') ? `${API_BASE}${url}` : url;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const BADGE: Record<PhotoState, string> = {
+  checking: 'bg-stone-100 text-stone-700',
+  usable: 'bg-emerald-50 text-emerald-800 ring-1 ring-emerald-200',
+  attention: 'bg-amber-50 text-amber-900 ring-1 ring-amber-200',
+  unchecked: 'bg-amber-50 text-amber-900 ring-1 ring-amber-200',
+};
+
+export function StateBadge({ state }: { state: PhotoState }) {
+  return (
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[state]}`}
+    >
+      {state === 'checking' ? (
+        <Spinner className="size-3.5" />
+      ) : state === 'usable' ? (
+        <CheckIcon className="size-3.5" />
+      ) : (
+        <AlertIcon className="size-3.5" />
+      )}
+      {PHOTO_STATE_LABEL[state]}
+    </span>
+  );
+}
+
+function RemoveButton({
+  label,
+  onClick,
+  busy,
+  overlay = false,
+}: {
+  label: string;
+  onClick: () => void;
+  busy?: boolean;
+  overlay?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={busy}
+      aria-label={label}
+      title={label}
+      className={
+        overlay
+          ? 'absolute top-1.5 right-1.5 flex size-8 items-center justify-center rounded-full bg-stone-950/70 text-white shadow-sm backdrop-blur-sm transition-colors hover:bg-stone-950/90 disabled:opacity-60'
+          : '-m-1 flex size-8 shrink-0 items-center justify-center rounded-full text-stone-500 transition-colors hover:bg-stone-100 hover:text-stone-900 disabled:opacity-60'
+      }
+    >
+      {busy ? (
+        <Spinner className="size-4" />
+      ) : overlay ? (
+        <CrossIcon />
+      ) : (
+        <TrashIcon className="size-[1.1rem]" />
+      )}
+    </button>
+  );
+}
+
+/** A photo waiting on this device: its preview, size, and its own upload progress or error. */
+export function LocalPhotoCard({
+  photo,
+  onRemove,
+  canRemove,
+}: {
+  photo: LocalPhoto;
+  onRemove: (key: string) => void;
+  /** False while an upload runs: the queue it sends is fixed. */
+  canRemove: boolean;
+}) {
+  const nameId = useId();
+  const uploading = photo.state === 'uploading';
+  return (
+    <li>
+      <article
+        aria-labelledby={nameId}
+        className={`h-full overflow-hidden rounded-xl border bg-white shadow-sm ${photo.state === 'failed' ? 'border-red-200' : 'border-stone-200'}`}
+      >
+        <div className="relative aspect-square bg-stone-100">
+          {photo.previewUrl ? (
+            <img
+              src={photo.previewUrl}
+              alt=""
+              className={`size-full object-cover transition-opacity ${uploading ? 'opacity-70' : ''}`}
+            />
+          ) : (
+            <div className="flex size-full items-center justify-center text-stone-400">
+              <PhotoIcon className="size-8" />
+            </div>
+          )}
+          {canRemove && !uploading && (
+            <RemoveButton
+              overlay
+              label={`Remove ${photo.name}`}
+              onClick={() => onRemove(photo.key)}
+            />
+          )}
+        </div>
+        <div className="space-y-1.5 p-2.5">
+          <p id={nameId} className="truncate text-sm font-medium text-stone-900" title={photo.name}>
+            {photo.name}
+          </p>
+          {uploading ? (
+            <>
+              <p className="text-xs text-stone-600">
+                {photo.progress < 100 ? `Uploading ${photo.progress}%` : 'Processing...'}
+              </p>
+              <ProgressBar size="sm" value={photo.progress} label={`Uploading ${photo.name}`} />
+            </>
+          ) : photo.state === 'failed' ? (
+            <p className="text-xs text-red-700" role="alert">
+              {photo.error}
+            </p>
+          ) : (
+            <p className="text-xs text-stone-500">
+              {formatBytes(photo.file.size)}
+              {photo.optimized ? ` · optimized from ${formatBytes(photo.originalSize)}` : ''}
+            </p>
+          )}
+        </div>
+      </article>
+    </li>
+  );
+}
+
+function CheckMark({ ok }: { ok: boolean | null }) {
+  if (ok === true) return <CheckIcon className="size-3.5 text-emerald-700" />;
+  if (ok === false) return <CrossIcon className="size-3.5 text-red-700" />;
+  return <DashIcon className="size-3.5 text-stone-400" />;
+}
+
+/** An uploaded photo with its check results beside the thumbnail. */
+export function UploadedPhotoCard({
+  photo,
+  onRemove,
+  removing,
+  canRemove,
+}: {
+  photo: UploadedPhoto;
+  onRemove: (id: string) => void;
+  removing: boolean;
+  canRemove: boolean;
+}) {
+  const nameId = useId();
+  const state = photoState(photo);
+  const failed = failedChecks(photo);
+  const advice = state === 'unchecked' ? [UNCHECKED_ADVICE] : photo.advice;
+  return (
+    <li>
+      <article
+        aria-labelledby={nameId}
+        data-state={state}
+        className={`flex gap-3 rounded-xl border bg-white p-3 shadow-sm ${state === 'attention' || state === 'unchecked' ? 'border-amber-200' : 'border-stone-200'}`}
+      >
+        <div className="relative size-20 shrink-0 overflow-hidden rounded-lg bg-stone-100 sm:size-24">
+          <img
+            src={imageSrc(photo.thumbnail_url)}
+            alt={`Thumbnail of ${photo.filename}`}
+            loading="lazy"
+            className="size-full object-cover"
+          />
+        </div>
+        <div className="min-w-0 flex-1">
+          <div className="flex items-start justify-between gap-2">
+            <p
+              id={nameId}
+              className="min-w-0 truncate pt-0.5 text-sm font-medium text-stone-900"
+              title={photo.filename}
+            >
+              {photo.filename}
+            </p>
+            {canRemove && (
+              <RemoveButton
+                label={`Remove ${photo.filename}`}
+                onClick={() => onRemove(photo.id)}
+                busy={removing}
+              />
+            )}
+          </div>
+          <div className="mt-1">
+            <StateBadge state={state} />
+          </div>
+          {state === 'checking' && (
+            <p className="mt-2 text-xs text-stone-500">Checking face, sharpness and size...</p>
+          )}
+          {state === 'usable' && (
+            <p className="mt-2 text-xs text-stone-500">
+              All checks passed · {photo.width}×{photo.height} px
+            </p>
+          )}
+          {failed.length > 0 && (
+            <ul className="mt-2 space-y-0.5 text-sm text-red-800" aria-label="Failed checks">
+              {failed.map((check) => (
+                <li key={check.id} className="flex items-start gap-1.5">
+                  <CrossIcon className="mt-0.5 size-3.5 shrink-0" />
+                  <span>{check.message}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {(state === 'attention' || state === 'unchecked') && advice.length > 0 && (
+            <ul
+              className="mt-1.5 space-y-1 text-xs leading-relaxed text-stone-600"
+              aria-label="Advice"
+            >
+              {advice.map((tip) => (
+                <li key={tip}>{tip}</li>
+              ))}
+            </ul>
+          )}
+          {photo.checks.length > 0 && (
+            <details className="group mt-2 text-xs">
+              <summary className="cursor-pointer rounded font-medium text-stone-600 select-none hover:text-stone-900">
+                All checks
+              </summary>
+              <ul className="mt-1.5 space-y-1">
+                {photo.checks.map((check) => (
+                  <li key={check.id} className="flex items-start gap-1.5 text-stone-700">
+                    <span className="mt-px">
+                      <CheckMark ok={check.ok} />
+                    </span>
+                    <span>
+                      <span className="sr-only">
+                        {check.ok === true
+                          ? 'Passed: '
+                          : check.ok === false
+                            ? 'Failed: '
+                            : 'Not judged: '}
+                      </span>
+                      {check.message}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      </article>
+    </li>
+  );
+}

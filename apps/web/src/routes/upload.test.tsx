@@ -1,0 +1,423 @@
+import type { User } from '@studioshot/contracts';
+import { MESSAGES } from '@studioshot/contracts/messages';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetProfilePrompt } from '../features/upload/profile-prompt';
+import {
+  BLURRY_ADVICE,
+  BLURRY_CHECKS,
+  PASSING_CHECKS,
+  stubUploads,
+  uploadedPhoto,
+  type FakeUploadAnswer,
+} from '../features/upload/testing';
+import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+
+beforeEach(() => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  resetProfilePrompt();
+});
+afterEach(() => vi.useRealTimers());
+
+type Handlers = Parameters<typeof stubApi>[0];
+
+const SESSION = '22222222-2222-4222-8222-222222222222';
+const READY_USER: Partial<User> = {
+  plan_type: 'starter',
+  training_limit: 1,
+  models_trained: 0,
+  gender: 'female',
+  age: 34,
+};
+
+function photos(count: number, prefix = 'selfie'): File[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      new File([`jpeg-${prefix}-${i}`], `${prefix}-${i + 1}.jpg`, {
+        type: 'image/jpeg',
+        lastModified: i + 1,
+      }),
+  );
+}
+
+function openUpload(user: Partial<User>, extra: Handlers = {}, path = '/upload') {
+  signIn(user);
+  const fetchMock = stubApi({
+    'GET /api/v1/users/profile': () => [200, { ...TEST_USER, ...user }],
+    ...extra,
+  });
+  const router = renderApp(path);
+  return { router, fetchMock };
+}
+
+/** A fake upload API: photos land pending and their checks finish on the next status poll. */
+function fakeUploadServer(
+  options: { blurry?: string[]; reject?: Record<string, FakeUploadAnswer> } = {},
+) {
+  const stored: ReturnType<typeof uploadedPhoto>[] = [];
+  const calls: string[] = [];
+  let n = 0;
+  let polls = 0;
+  const sent = stubUploads((request) => {
+    const name = request.file?.name ?? '';
+    calls.push(`upload ${name}`);
+    const rejection = options.reject?.[name];
+    if (rejection) return rejection;
+    n += 1;
+    const photo = uploadedPhoto(n, { filename: name });
+    stored.push(photo);
+    return [201, photo];
+  });
+  const handlers: Handlers = {
+    'POST /api/v1/upload/create-session': ({ body }) => {
+      calls.push(`create ${JSON.stringify(body)}`);
+      return [201, { session_id: SESSION, expires_at: '2030-01-01T00:00:00.000Z' }];
+    },
+    [`GET /api/v1/upload/session/${SESSION}/status`]: () => {
+      calls.push('status');
+      polls += 1;
+      // The worker finishes every pending check by the time the page asks again.
+      for (const [i, photo] of stored.entries()) {
+        if (photo.check_status !== 'pending') continue;
+        const blurry = options.blurry?.includes(photo.filename) ?? false;
+        stored[i] = {
+          ...photo,
+          check_status: 'done',
+          usable: !blurry,
+          checks: blurry ? BLURRY_CHECKS : PASSING_CHECKS,
+          advice: blurry ? [BLURRY_ADVICE] : [],
+        } as typeof photo;
+      }
+      return [
+        200,
+        {
+          session_id: SESSION,
+          session_type: 'training',
+          status: 'uploading',
+          training_id: null,
+          expected_files: stored.length,
+          expires_at: '2030-01-01T00:00:00.000Z',
+          uploaded_files: stored.length,
+          usable_files: stored.filter((p) => p.usable === true).length,
+          checks_pending: stored.filter((p) => p.check_status === 'pending').length,
+          min_photos: 10,
+          max_photos: 20,
+          // Like the API, every answer signs the thumbnail addresses afresh.
+          photos: stored.map((p) => ({ ...p, thumbnail_url: `${p.thumbnail_url}&poll=${polls}` })),
+        },
+      ];
+    },
+    [`POST /api/v1/upload/complete/${SESSION}`]: () => {
+      calls.push('complete');
+      const usable = stored.filter((p) => p.usable === true).length;
+      return [
+        200,
+        {
+          uploaded_files: stored.length,
+          usable_files: usable,
+          message: `Upload complete: ${usable} photos are ready for training.`,
+        },
+      ];
+    },
+  };
+  for (let i = 1; i <= 20; i++) {
+    const id = uploadedPhoto(i).id;
+    handlers[`DELETE /api/v1/upload/photos/${id}`] = () => {
+      calls.push(`delete ${id}`);
+      const index = stored.findIndex((p) => p.id === id);
+      if (index >= 0) stored.splice(index, 1);
+      return [200, {}];
+    };
+  }
+  return { handlers, calls, sent, stored };
+}
+
+const picker = () => screen.findByLabelText('Choose photos');
+
+async function pick(files: File[]) {
+  fireEvent.change(await picker(), { target: { files } });
+}
+
+describe('/upload eligibility', () => {
+  it('sends the free plan to /pricing', async () => {
+    const { router } = openUpload({ plan_type: 'free', training_limit: 0 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'), {
+      timeout: 5000,
+    });
+    expect(await screen.findByText(MESSAGES.planRequired)).toBeTruthy();
+  });
+
+  it('sends a paid plan without trainings to /pricing', async () => {
+    const { router } = openUpload({ ...READY_USER, training_limit: 0 });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+  });
+
+  it('lets a free account that bought a training upload', async () => {
+    openUpload({ ...READY_USER, plan_type: 'free', training_limit: 1 });
+    expect(await screen.findByLabelText('Choose photos')).toBeTruthy();
+    expect(screen.getByText('0/1')).toBeTruthy();
+  });
+
+  it('goes to /pricing when the profile cannot be loaded', async () => {
+    signIn(READY_USER);
+    stubApi({
+      'GET /api/v1/users/profile': () => [500, { detail: 'boom', code: 'internal_error' }],
+    });
+    const router = renderApp('/upload');
+    // Server faults are retried twice (1 s, 2 s) before the page gives up.
+    await waitFor(
+      async () => {
+        await vi.advanceTimersByTimeAsync(500);
+        expect(router.state.location.pathname).toBe('/pricing');
+      },
+      { timeout: 5000 },
+    );
+    expect(await screen.findByText(MESSAGES.profileLoadFailed)).toBeTruthy();
+  });
+
+  it('sends a visitor without a token to /auth and remembers /upload', async () => {
+    const router = renderApp('/upload');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(window.localStorage.getItem('authRedirect')).toBe('/upload');
+  });
+
+  it('shows the training-limit modal when every slot is used', async () => {
+    openUpload({ ...READY_USER, training_limit: 2, models_trained: 2 });
+    const dialog = await screen.findByRole('dialog', { name: 'Train more models' });
+    expect(within(dialog).getByText(/You have used 2 of 2/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Maybe later' }));
+    expect(screen.getByRole('heading', { name: 'Training limit reached' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'See options' }));
+    expect(await screen.findByRole('dialog', { name: 'Train more models' })).toBeTruthy();
+  });
+
+  it('asks for gender (required) and age (optional, 18-100) before uploading', async () => {
+    const patches: unknown[] = [];
+    openUpload(
+      { ...READY_USER, gender: null, age: null },
+      {
+        'PATCH /api/v1/users/profile': ({ body }) => {
+          patches.push(body);
+          return [200, { ...TEST_USER, ...READY_USER, ...(body as object) }];
+        },
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Set up your profile' });
+    const save = within(dialog).getByRole('button', { name: 'Save and continue' });
+    fireEvent.click(save);
+    expect(await within(dialog).findByText('Please choose male or female')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getByLabelText('Male'));
+    fireEvent.change(within(dialog).getByLabelText('Age (optional)'), { target: { value: '17' } });
+    fireEvent.click(save);
+    expect(await within(dialog).findByText('Age must be between 18 and 100')).toBeTruthy();
+    expect(patches).toEqual([]);
+
+    fireEvent.change(within(dialog).getByLabelText('Age (optional)'), { target: { value: '41' } });
+    fireEvent.click(save);
+    await waitFor(() => expect(patches).toEqual([{ gender: 'male', age: 41 }]));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Set up your profile' })).toBeNull(),
+    );
+    expect(screen.getByRole('heading', { name: 'Upload your photos' })).toBeTruthy();
+  });
+
+  it('shows the server message when the profile update is refused', async () => {
+    openUpload(
+      { ...READY_USER, age: null },
+      {
+        'PATCH /api/v1/users/profile': () => [
+          422,
+          { detail: 'Age must be between 18 and 100', code: 'validation_error' },
+        ],
+      },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Set up your profile' });
+    fireEvent.change(within(dialog).getByLabelText('Age (optional)'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save and continue' }));
+    expect(await within(dialog).findByText('Age must be between 18 and 100')).toBeTruthy();
+    // Only the age is missing: the visitor may skip it.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Skip for now' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Set up your profile' })).toBeNull(),
+    );
+  });
+});
+
+describe('/upload flow', () => {
+  it('validates picks with the spec messages', async () => {
+    openUpload(READY_USER);
+    await pick([
+      new File(['x'], 'notes.txt', { type: 'text/plain' }),
+      new File(['x'], 'anim.gif', { type: 'image/gif' }),
+    ]);
+    expect(await screen.findByText('Please only upload image files')).toBeTruthy();
+    expect(
+      screen.getByText('Invalid file type. Only JPEG, PNG, and WebP are allowed.'),
+    ).toBeTruthy();
+
+    await pick(photos(9));
+    const queue = await screen.findByRole('region', { name: 'Ready to upload' });
+    expect(within(queue).getAllByRole('article')).toHaveLength(9);
+    expect(within(queue).getByText('Add 1 more photo to reach the 10-photo minimum.')).toBeTruthy();
+    fireEvent.click(within(queue).getByRole('button', { name: 'Upload 9 photos' }));
+    expect((await within(queue).findByRole('alert')).textContent).toBe(
+      'Minimum 10 photos required for training',
+    );
+
+    await pick(photos(12, 'more'));
+    await waitFor(() => expect(within(queue).getAllByRole('article')).toHaveLength(20));
+    expect((await screen.findAllByText('Maximum 20 photos allowed')).length).toBeGreaterThan(0);
+
+    // Removing before upload only drops the photo from the queue.
+    fireEvent.click(within(queue).getByRole('button', { name: 'Remove selfie-1.jpg' }));
+    expect(within(queue).getAllByRole('article')).toHaveLength(19);
+  });
+
+  it('uploads one by one, shows each photo’s checks, removes one, and starts training', async () => {
+    const server = fakeUploadServer({ blurry: ['selfie-3.jpg'] });
+    const { router } = openUpload(READY_USER, server.handlers);
+    expect(await screen.findByRole('heading', { name: 'No photos yet' })).toBeTruthy();
+    expect(screen.getByText('0/1')).toBeTruthy();
+
+    await pick(photos(11));
+    const queue = await screen.findByRole('region', { name: 'Ready to upload' });
+    fireEvent.click(within(queue).getByRole('button', { name: 'Upload 11 photos' }));
+
+    const uploaded = await screen.findByRole(
+      'region',
+      { name: 'Uploaded photos' },
+      { timeout: 5000 },
+    );
+    await waitFor(() => expect(within(uploaded).getAllByRole('article')).toHaveLength(11));
+    expect(server.calls.slice(0, 2)).toEqual([
+      `create {"expected_files":11,"session_type":"training"}`,
+      'upload selfie-1.jpg',
+    ]);
+    expect(server.sent.map((s) => s.url)).toEqual(
+      Array.from({ length: 11 }, () => `/api/v1/upload/file/${SESSION}`),
+    );
+    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+
+    // The checks finish on the next poll (every 1.5 s while any is pending).
+    await vi.advanceTimersByTimeAsync(1600);
+    const blurry = await within(uploaded).findByRole('article', { name: 'selfie-3.jpg' });
+    await within(blurry).findByText('Needs attention');
+    const failedChecks = within(blurry).getByRole('list', { name: 'Failed checks' });
+    expect(failedChecks.textContent).toBe('Blurry');
+    expect(within(blurry).getByText(BLURRY_ADVICE)).toBeTruthy();
+    const good = within(uploaded).getByRole('article', { name: 'selfie-1.jpg' });
+    expect(within(good).getByText('Usable')).toBeTruthy();
+    // The first signed address is kept, so polling does not reload every thumbnail.
+    const thumbnail = within(good).getByRole('img', { name: 'Thumbnail of selfie-1.jpg' });
+    expect(thumbnail.getAttribute('src')).toBe(uploadedPhoto(1).thumbnail_url);
+
+    const summary = screen.getByRole('region', { name: 'Your photo set' });
+    expect(within(summary).getByText('10')).toBeTruthy();
+    expect(within(summary).getByText('Your set is ready for training.')).toBeTruthy();
+
+    const complete = await screen.findByRole('region', { name: 'Upload Complete' });
+    expect(within(complete).getByText(/10 of 11 photos are ready for training/)).toBeTruthy();
+
+    // After upload, remove calls DELETE.
+    fireEvent.click(within(blurry).getByRole('button', { name: 'Remove selfie-3.jpg' }));
+    await waitFor(() =>
+      expect(within(uploaded).queryByRole('article', { name: 'selfie-3.jpg' })).toBeNull(),
+    );
+    expect(server.calls).toContain(`delete ${uploadedPhoto(3).id}`);
+    await waitFor(() =>
+      expect(within(complete).getByText(/10 of 10 photos are ready for training/)).toBeTruthy(),
+    );
+
+    fireEvent.click(within(complete).getByRole('button', { name: 'Start Training' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/start'));
+    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    expect(router.state.location.state).toEqual({ sessionId: SESSION });
+    expect(server.calls.at(-1)).toBe('complete');
+  });
+
+  it('retries a failing file 3 times (1 s, 2 s), lists it, and keeps it queued for a retry', async () => {
+    const server = fakeUploadServer({
+      reject: {
+        'selfie-2.jpg': [503, { detail: 'Service unavailable', code: 'service_unavailable' }],
+        'selfie-4.jpg': [409, { detail: MESSAGES.duplicatePhoto, code: 'conflict' }],
+      },
+    });
+    openUpload(READY_USER, server.handlers);
+    await pick(photos(10));
+    const queue = await screen.findByRole('region', { name: 'Ready to upload' });
+    fireEvent.click(within(queue).getByRole('button', { name: 'Upload 10 photos' }));
+    await act(() => vi.advanceTimersByTimeAsync(3500));
+
+    await waitFor(() =>
+      expect(within(queue).getByText('2 of 10 photos could not be uploaded.')).toBeTruthy(),
+    );
+    expect(server.calls.filter((c) => c === 'upload selfie-2.jpg')).toHaveLength(3);
+    expect(server.calls.filter((c) => c === 'upload selfie-4.jpg')).toHaveLength(1);
+    const failed = within(queue).getByRole('article', { name: 'selfie-4.jpg' });
+    expect(within(failed).getByText(MESSAGES.duplicatePhoto)).toBeTruthy();
+    expect(within(queue).getByRole('button', { name: 'Retry 2 photos' })).toBeTruthy();
+  });
+
+  it('runs one upload at a time, shows its progress, and cancels it', async () => {
+    const server = fakeUploadServer();
+    stubUploads(() => 'hang');
+    openUpload(READY_USER, server.handlers);
+    await pick(photos(10));
+    const queue = await screen.findByRole('region', { name: 'Ready to upload' });
+    const upload = within(queue).getByRole('button', { name: 'Upload 10 photos' });
+    fireEvent.click(upload);
+    // While it runs, the button becomes Cancel: a second start is not offered.
+    fireEvent.click(upload);
+    expect(within(queue).queryByRole('button', { name: 'Upload 10 photos' })).toBeNull();
+    expect(await screen.findByRole('progressbar', { name: 'Upload progress' })).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Uploading selfie-1.jpg' })).toBeTruthy();
+    fireEvent.click(await within(queue).findByRole('button', { name: 'Cancel upload' }));
+    expect(await screen.findByText('Upload cancelled')).toBeTruthy();
+    expect(await within(queue).findByRole('button', { name: 'Upload 10 photos' })).toBeTruthy();
+    expect(server.calls.filter((c) => c.startsWith('create'))).toHaveLength(1);
+  });
+
+  it('sends the plan-less to /pricing when the server refuses the session', async () => {
+    const { router } = openUpload(READY_USER, {
+      'POST /api/v1/upload/create-session': () => [
+        403,
+        { detail: MESSAGES.planRequired, code: 'forbidden' },
+      ],
+    });
+    await pick(photos(10));
+    const queue = await screen.findByRole('region', { name: 'Ready to upload' });
+    fireEvent.click(within(queue).getByRole('button', { name: 'Upload 10 photos' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+  });
+
+  it('resumes a session from the URL and offers a new one once it has expired', async () => {
+    openUpload(
+      READY_USER,
+      {
+        [`GET /api/v1/upload/session/${SESSION}/status`]: () => [
+          200,
+          {
+            session_id: SESSION,
+            session_type: 'training',
+            status: 'expired',
+            training_id: null,
+            expected_files: 10,
+            expires_at: '2020-01-01T00:00:00.000Z',
+            uploaded_files: 0,
+            usable_files: 0,
+            checks_pending: 0,
+            min_photos: 10,
+            max_photos: 20,
+            photos: [],
+          },
+        ],
+      },
+      `/upload?session=${SESSION}`,
+    );
+    expect(await screen.findByText(MESSAGES.sessionExpired)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Start a new upload' }));
+    await waitFor(() => expect(screen.queryByText(MESSAGES.sessionExpired)).toBeNull());
+  });
+});

@@ -1,0 +1,365 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp, { type Sharp } from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  screenshot as saveScreenshot,
+  SCREENSHOTS,
+  startApp,
+  type RunningApp,
+} from '../harness.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURES = path.join(ROOT, 'apps/worker/test/fixtures');
+const DESKTOP = { width: 1280, height: 800 };
+const TABLET = { width: 768, height: 1024 };
+const MOBILE = { width: 375, height: 800 };
+
+let app: RunningApp;
+let browser: Browser;
+let photoDir: string;
+let photos: string[];
+
+const url = (p: string) => `${app.baseUrl}${p}`;
+const uniqueEmail = (who: string) =>
+  `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/**
+ * Twelve distinct photos of one person (the astronaut fixtures of the photo checks, each changed a
+ * little: crop, light, mirror), all at least 512 px. Two are big enough for the browser to
+ * optimise them: a JPEG stored on its side with EXIF orientation 6 (it must arrive upright), and a
+ * PNG. Plus a group shot, which the checks must flag.
+ */
+async function makePhotos(dir: string): Promise<string[]> {
+  const source = (name: string) => sharp(path.join(FIXTURES, name)).rotate();
+  const variants: [string, Sharp][] = [
+    ['portrait-01.jpg', source('astronaut.jpg').modulate({ brightness: 0.97 })],
+    ['portrait-02.jpg', source('astronaut-mirror.jpg').modulate({ brightness: 1.03 })],
+    ['portrait-03.jpg', source('astronaut-warm.jpg').modulate({ brightness: 0.98 })],
+    ['portrait-04.jpg', source('astronaut-tilted.jpg').modulate({ brightness: 1.02 })],
+    ['portrait-05.jpg', source('astronaut-closer.jpg').modulate({ brightness: 0.96 })],
+    ['portrait-06.jpg', source('astronaut-low-quality.jpg').modulate({ brightness: 1.04 })],
+    [
+      'portrait-08.jpg',
+      source('astronaut.jpg').extract({ left: 12, top: 0, width: 488, height: 488 }).resize(560),
+    ],
+    ['portrait-09.jpg', source('astronaut.jpg').flop().modulate({ brightness: 0.93 })],
+    [
+      'portrait-10.jpg',
+      source('astronaut-warm.jpg')
+        .extract({ left: 0, top: 8, width: 500, height: 500 })
+        .resize(540),
+    ],
+    ['portrait-11.jpg', source('astronaut-closer.jpg').flop().modulate({ saturation: 0.85 })],
+  ];
+  const files: string[] = [];
+  for (const [name, image] of variants) {
+    const file = path.join(dir, name);
+    await image.jpeg({ quality: 88 }).toFile(file);
+    files.push(file);
+  }
+  // Over 800KB, stored sideways (2240x2560) with "rotate 90° clockwise to view": the browser must
+  // turn it upright while scaling it to 1024x896.
+  const sideways = path.join(dir, 'portrait-07.jpg');
+  await sharp(path.join(FIXTURES, 'astronaut-exif-rotated.jpg'))
+    .resize(2240, 2560)
+    .jpeg({ quality: 97 })
+    .withMetadata({ orientation: 6 })
+    .toFile(sideways);
+  files.splice(6, 0, sideways);
+  // Over 800KB: the browser scales it to 1024 px and re-encodes it as JPEG.
+  const large = path.join(dir, 'portrait-12.png');
+  await source('astronaut.jpg')
+    .resize(1800, 1800, { kernel: 'lanczos3' })
+    .modulate({ brightness: 1.05 })
+    .png({ compressionLevel: 1 })
+    .toFile(large);
+  files.push(large);
+  return files;
+}
+
+/** Two people: the single-face check must fail. */
+const GROUP_SHOT = path.join(FIXTURES, 'two-faces.jpg');
+
+beforeAll(async () => {
+  photoDir = await mkdtemp(path.join(tmpdir(), 'studioshot-upload-e2e-'));
+  photos = await makePhotos(photoDir);
+  app = await startApp();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  if (photoDir) await rm(photoDir, { recursive: true, force: true });
+});
+
+interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { id: string; email: string };
+}
+
+async function api<T>(session: Session | null, p: string, body?: unknown, method = 'POST') {
+  const res = await fetch(url(p), {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(session ? { Authorization: `Bearer ${session.access_token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A new account with one training slot bought through the API (test card 4242). */
+async function userWithTrainingSlot(name: string): Promise<Session> {
+  const registered = await api<Session>(null, '/api/v1/auth/register', {
+    email: uniqueEmail(name.toLowerCase()),
+    password: 'studio-portrait-1',
+    name,
+  });
+  expect(registered.status).toBe(201);
+  const session = registered.body;
+  const intent = await api<{ payment_intent_id: string; client_secret: string }>(
+    session,
+    '/api/v1/payments/create-training-purchase',
+    { quantity: 1 },
+  );
+  expect(intent.status).toBeLessThan(300);
+  const card = await api(session, '/api/v1/payments/test/confirm-card', {
+    payment_intent_id: intent.body.payment_intent_id,
+    client_secret: intent.body.client_secret,
+    card: { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Test User' },
+  });
+  expect(card.status).toBeLessThan(300);
+  const confirmed = await api(session, '/api/v1/payments/confirm-additional-training', {
+    payment_intent_id: intent.body.payment_intent_id,
+    pack_id: 'training_1',
+    amount: 2500,
+    payment_method: 'stripe',
+  });
+  expect(confirmed.status).toBeLessThan(300);
+  return session;
+}
+
+async function signedInPage(session: Session): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript((stored) => {
+    if (!window.localStorage.getItem('accessToken')) {
+      window.localStorage.setItem('accessToken', stored.access_token);
+      window.localStorage.setItem('refreshToken', stored.refresh_token);
+      window.localStorage.setItem('user', JSON.stringify(stored.user));
+    }
+  }, session);
+  return { context, page: await context.newPage() };
+}
+
+/** Full-page shots from the top, so the sticky header does not sit over the middle. */
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await saveScreenshot(page, name);
+}
+
+async function shotAt(page: Page, viewport: { width: number; height: number }, name: string) {
+  await page.setViewportSize(viewport);
+  await screenshot(page, name);
+  await page.setViewportSize(DESKTOP);
+}
+
+/** Each uploaded photo's name and check state, as its card shows them. */
+function photoStates(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      Array.from(document.querySelectorAll<HTMLElement>('article[data-state]')).map((card) => [
+        document.getElementById(card.getAttribute('aria-labelledby') ?? '')?.textContent ?? '',
+        card.dataset.state ?? '',
+      ]),
+    ),
+  );
+}
+
+/** Waits until `count` photos are shown and none is still being checked. */
+async function waitForChecks(page: Page, count: number) {
+  await page.waitForFunction(
+    (n) =>
+      document.querySelectorAll('article[data-state]').length === n &&
+      document.querySelectorAll('article[data-state="checking"]').length === 0,
+    count,
+    { timeout: 60_000 },
+  );
+}
+
+/** Drags a file from "the desktop" onto the drop zone. */
+async function dropFile(page: Page, file: string, name: string) {
+  const bytes = (await readFile(file)).toString('base64');
+  const dataTransfer = await page.evaluateHandle(
+    ({ b64, filename }) => {
+      const binary = atob(b64);
+      const data = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i);
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([data], filename, { type: 'image/jpeg' }));
+      return transfer;
+    },
+    { b64: bytes, filename: name },
+  );
+  const zone = page.getByRole('region', { name: 'Add photos' });
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await zone.dispatchEvent('dragover', { dataTransfer });
+  await zone.getByText('Drop to add your photos').waitFor();
+  await zone.dispatchEvent('drop', { dataTransfer });
+}
+
+describe('upload in the browser', () => {
+  it('asks for the profile first: gender required, age optional 18-100', async () => {
+    const session = await userWithTrainingSlot('Rosalind');
+    const { context, page } = await signedInPage(session);
+    try {
+      await page.goto(url('/upload'));
+      const dialog = page.getByRole('dialog', { name: 'Set up your profile' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Save and continue' }).click();
+      await dialog.getByText('Please choose male or female').waitFor();
+      await dialog.getByLabel('Female').check();
+      await dialog.getByLabel('Age (optional)').fill('120');
+      await dialog.getByRole('button', { name: 'Save and continue' }).click();
+      await dialog.getByText('Age must be between 18 and 100').waitFor();
+      // The viewport only: a modal dims the screen, not the whole page.
+      await page.screenshot({ path: path.join(SCREENSHOTS, '40-upload-profile-setup.png') });
+
+      await dialog.getByLabel('Age (optional)').fill('37');
+      await dialog.getByRole('button', { name: 'Save and continue' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const profile = await api<{ gender: string; age: number }>(
+        session,
+        '/api/v1/users/profile',
+        undefined,
+        'GET',
+      );
+      expect(profile.body).toMatchObject({ gender: 'female', age: 37 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('uploads 12 photos, shows every check, removes one, and reaches Upload Complete', async () => {
+    const session = await userWithTrainingSlot('Dorothy');
+    const patched = await api(
+      session,
+      '/api/v1/users/profile',
+      { gender: 'female', age: 41 },
+      'PATCH',
+    );
+    expect(patched.status).toBe(200);
+    const { context, page } = await signedInPage(session);
+    try {
+      await page.goto(url('/upload'));
+      await page.getByRole('heading', { name: 'Upload your photos' }).waitFor();
+      await page.getByRole('heading', { name: 'No photos yet' }).waitFor();
+      await page.getByRole('region', { name: 'Your photo set' }).getByText('0/1').waitFor();
+      await screenshot(page, '41-upload-empty');
+      await shotAt(page, MOBILE, '42-upload-empty-mobile');
+
+      // Keyboard: Tab to the picker, Enter opens it. The two large photos are optimised first.
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByLabel('Choose photos').focus();
+      await page.keyboard.press('Enter');
+      await (await chooser).setFiles(photos);
+      const queue = page.getByRole('region', { name: 'Ready to upload' });
+      await queue.getByRole('article').nth(11).waitFor();
+      expect(await queue.getByRole('article').count()).toBe(12);
+      await queue
+        .getByText(/optimized from/)
+        .first()
+        .waitFor();
+      await screenshot(page, '43-upload-queue');
+      await shotAt(page, TABLET, '44-upload-queue-tablet');
+
+      await queue.getByRole('button', { name: 'Upload 12 photos' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+      await screenshot(page, '45-upload-progress');
+
+      // Every photo goes up, then every check finishes (the worker runs them).
+      const uploaded = page.getByRole('region', { name: 'Uploaded photos' });
+      await uploaded.getByRole('article').nth(11).waitFor({ timeout: 60_000 });
+      await queue.waitFor({ state: 'detached', timeout: 60_000 });
+      await waitForChecks(page, 12);
+      const states = await photoStates(page);
+      expect(Object.keys(states).sort()).toEqual(
+        Array.from({ length: 12 }, (_, i) => {
+          const n = String(i + 1).padStart(2, '0');
+          return n === '07' || n === '12' ? `portrait-${n}_optimized.jpg` : `portrait-${n}.jpg`;
+        }),
+      );
+      expect(Object.values(states)).toEqual(Array.from({ length: 12 }, () => 'usable'));
+      // The sideways JPEG arrived upright (landscape), scaled to fit 1024x1024.
+      const sideways = uploaded.getByRole('article', { name: 'portrait-07_optimized.jpg' });
+      await sideways.getByText('All checks passed · 1024×896 px').waitFor();
+      // Each card shows its verdict and checks beside the thumbnail, which loads.
+      const first = uploaded.getByRole('article', { name: 'portrait-01.jpg' });
+      await first.getByText('Usable', { exact: true }).waitFor();
+      await first.getByText('All checks', { exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await first.getByText('Matches your other photos').waitFor();
+      const thumbnail = first.getByRole('img', { name: 'Thumbnail of portrait-01.jpg' });
+      expect(
+        await thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).toBe(true);
+      const complete = page.getByRole('region', { name: 'Upload Complete' });
+      await complete.getByText(/12 of 12 photos are ready for training/).waitFor();
+      await screenshot(page, '46-upload-checked');
+      await shotAt(page, MOBILE, '47-upload-checked-mobile');
+
+      // Upload More Photos opens the picker; this time the photo comes by drag and drop instead:
+      // a group shot, which the checks flag.
+      const picker = page.waitForEvent('filechooser');
+      await complete.getByRole('button', { name: 'Upload More Photos' }).click();
+      expect((await picker).isMultiple()).toBe(true);
+      await dropFile(page, GROUP_SHOT, 'group-shot.jpg');
+      await queue.getByRole('article', { name: 'group-shot.jpg' }).waitFor();
+      await queue.getByRole('button', { name: 'Upload 1 photo' }).click();
+      const group = uploaded.getByRole('article', { name: 'group-shot.jpg' });
+      await group.waitFor({ timeout: 30_000 });
+      await waitForChecks(page, 13);
+      await group.getByText('Needs attention').waitFor();
+      await group
+        .getByRole('list', { name: 'Failed checks' })
+        .getByText(/We found 2 faces/)
+        .waitFor();
+      await group.getByText(/There is more than one person in this photo/).waitFor();
+      await complete.getByText(/12 of 13 photos are ready for training/).waitFor();
+      await group.scrollIntoViewIfNeeded();
+      await screenshot(page, '48-upload-needs-attention');
+
+      // Remove it after upload: DELETE, and the set is back to 12 usable photos.
+      await group.getByRole('button', { name: 'Remove group-shot.jpg' }).click();
+      await group.waitFor({ state: 'detached' });
+      await expect(uploaded.getByRole('article').count()).resolves.toBe(12);
+      await page.getByRole('region', { name: 'Your photo set' }).getByText('12 / 20').waitFor();
+      await complete.getByText(/12 of 12 photos are ready for training/).waitFor();
+      await screenshot(page, '49-upload-complete');
+      await shotAt(page, MOBILE, '50-upload-complete-mobile');
+
+      const sessionId = new URL(page.url()).searchParams.get('session');
+      expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      await complete.getByRole('button', { name: 'Start Training' }).click();
+      await page.waitForURL((u) => u.pathname === '/training/start');
+      expect(new URL(page.url()).searchParams.get('session')).toBe(sessionId);
+      const summary = await api<{ status: string }>(
+        session,
+        `/api/v1/upload/sessions/${sessionId}`,
+        undefined,
+        'GET',
+      );
+      expect(summary.body.status).toBe('completed');
+    } finally {
+      await context.close();
+    }
+  });
+});
