@@ -37,6 +37,16 @@ export function createApp(c: Container): Express {
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/health' },
+      // What a request log needs, without serialising every header on every request.
+      serializers: {
+        // The path only: query strings can carry image tokens.
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url.split('?')[0],
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     }),
   );
   app.use(
@@ -46,7 +56,6 @@ export function createApp(c: Container): Express {
       },
     }),
   );
-  app.use(compression());
   app.use(paymentsWebhookRoute(c.payments));
   app.use(express.json({ limit: '64kb', strict: true }));
 
@@ -76,6 +85,8 @@ export function createApp(c: Container): Express {
 
   const webDist = c.env.WEB_DIST;
   if (webDist && existsSync(path.join(webDist, 'index.html'))) {
+    // Only the web app's files are worth compressing; API answers are small JSON.
+    app.use(compression());
     // Hashed assets never change; index.html must always be revalidated.
     app.use(
       '/assets',

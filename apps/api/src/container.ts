@@ -15,6 +15,7 @@ import { TestPaymentProvider } from './repositories/payment-providers/test-provi
 import { PaymentsRepository } from './repositories/payments.repository.js';
 import { SessionRevocationsRepository } from './repositories/session-revocations.repository.js';
 import { TokensRepository } from './repositories/tokens.repository.js';
+import { UserCache } from './repositories/user-cache.js';
 import { UsersRepository } from './repositories/users.repository.js';
 import { AuthService } from './services/auth.service.js';
 import { HealthService } from './services/health.service.js';
@@ -39,6 +40,8 @@ export interface Container {
   auth: AuthService;
   users: UsersService;
   health: HealthService;
+  /** Starts the in-memory caches' feeds (profile changes, session revocations). */
+  start(): Promise<void>;
   ledger: CreditLedgerRepository;
   payments: PaymentsService;
   paymentsRepo: PaymentsRepository;
@@ -64,7 +67,8 @@ export function createContainer(env: Env, logger: Logger): Container {
     audience: env.JWT_AUDIENCE,
     ttlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
   };
-  const usersRepo = new UsersRepository(db);
+  const userCache = new UserCache(env.DATABASE_URL, logger);
+  const usersRepo = new UsersRepository(db, userCache);
   const revocations = new SessionRevocationsRepository(
     redis,
     env.REDIS_PREFIX,
@@ -157,7 +161,11 @@ export function createContainer(env: Env, logger: Logger): Container {
     auth,
     users: new UsersService(usersRepo),
     health: new HealthService(db, redis, env.APP_VERSION),
+    async start() {
+      await Promise.all([userCache.start(), revocations.start()]);
+    },
     async close() {
+      await Promise.allSettled([userCache.close(), revocations.close()]);
       await jobs.close();
       await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },

@@ -17,6 +17,7 @@ try {
 
 const logger = createLogger(env.LOG_LEVEL);
 const container = createContainer(env, logger);
+await container.start();
 const server = createServer(createApp(container));
 
 server.listen(env.PORT, () => {

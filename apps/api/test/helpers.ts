@@ -33,6 +33,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     ...overrides,
   });
   const c = createContainer(env, pino({ level: 'silent' }));
+  await c.start();
   const app = createApp(c);
   return {
     request: supertest(app),

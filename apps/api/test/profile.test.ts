@@ -1,4 +1,9 @@
 import { ZUserSchema } from '@studioshot/contracts';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import supertest from 'supertest';
+import { createApp } from '../src/app.js';
+import { createContainer } from '../src/container.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 
@@ -75,5 +80,57 @@ describe('PATCH /api/v1/users/profile', () => {
       plan_type: 'free',
       credits_balance: 0,
     });
+  });
+});
+
+describe('the profile cache', () => {
+  it('shows a change made by another process (plain SQL, as the worker writes) at once', async () => {
+    const before = await get();
+    expect(before.status).toBe(200);
+    const id = before.body.id as string;
+    await t.c.db.updateTable('users').set({ credits_balance: 77 }).where('id', '=', id).execute();
+    const deadline = Date.now() + 2000;
+    let seen = before.body.credits_balance as number;
+    while (seen !== 77 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = (await get()).body.credits_balance as number;
+    }
+    expect(seen).toBe(77);
+    await t.c.db.updateTable('users').set({ credits_balance: 0 }).where('id', '=', id).execute();
+  });
+
+  it('stays correct when its Postgres feed is cut, and comes back', async () => {
+    const id = (await get()).body.id as string;
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE 'LISTEN users_changed%'`.execute(
+      t.c.db,
+    );
+    await t.c.db.updateTable('users').set({ total_generations: 5 }).where('id', '=', id).execute();
+    expect((await get()).body.total_generations).toBe(5);
+    await new Promise((r) => setTimeout(r, 1500));
+    await t.c.db.updateTable('users').set({ total_generations: 6 }).where('id', '=', id).execute();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await get()).body.total_generations).toBe(6);
+  });
+});
+
+describe('revocations across processes', () => {
+  it('a logout in one API process stops the token in another at once', async () => {
+    // A second API process: same database, Redis and key prefix, its own memory.
+    const second = createContainer(t.c.env, pino({ level: 'silent' }));
+    await second.start();
+    try {
+      const request = supertest(createApp(second));
+      const { tokens } = await registerUser(t);
+      expect(
+        (await request.get('/api/v1/users/profile').set(bearer(tokens.access_token))).status,
+      ).toBe(200);
+      await t.request.post('/api/v1/auth/logout').set(bearer(tokens.access_token)).expect(200);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(
+        (await request.get('/api/v1/users/profile').set(bearer(tokens.access_token))).status,
+      ).toBe(401);
+    } finally {
+      await second.close();
+    }
   });
 });

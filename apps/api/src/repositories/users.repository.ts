@@ -1,7 +1,21 @@
 import type { Db, NewUser, User, UserUpdate } from '@studioshot/db';
+import type { UserCache } from './user-cache.js';
 
 export class UsersRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly cache?: UserCache,
+  ) {}
+
+  /** For display only (the profile): may come from the change-feed cache. */
+  async findByIdForDisplay(id: string): Promise<User | undefined> {
+    const cached = this.cache?.get(id);
+    if (cached) return cached;
+    const marker = this.cache?.mark(id) ?? 0;
+    const user = await this.findById(id);
+    if (user) this.cache?.set(user, marker);
+    return user;
+  }
 
   findById(id: string): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -21,12 +35,14 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
-  update(id: string, changes: UserUpdate): Promise<User | undefined> {
-    return this.db
+  async update(id: string, changes: UserUpdate): Promise<User | undefined> {
+    const user = await this.db
       .updateTable('users')
       .set({ ...changes, updated_at: new Date() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
+    this.cache?.changed(id);
+    return user;
   }
 }

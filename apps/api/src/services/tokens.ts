@@ -1,5 +1,6 @@
 import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
 
 export interface AccessTokenConfig {
   secret: string;
@@ -8,17 +9,27 @@ export interface AccessTokenConfig {
   ttlSeconds: number;
 }
 
-// jsonwebtoken probes a string secret with createPublicKey (which throws) on every call; a
-// ready KeyObject skips that and was most of the profile endpoint's CPU time.
-const keys = new WeakMap<AccessTokenConfig, KeyObject>();
-function keyOf(config: AccessTokenConfig): KeyObject {
-  let key = keys.get(config);
-  if (!key) {
-    key = createSecretKey(Buffer.from(config.secret, 'utf8'));
-    keys.set(config, key);
-  }
-  return key;
+interface Verifier {
+  /** jsonwebtoken probes a string secret with createPublicKey (which throws) on every call; a
+   *  ready KeyObject skips that, and that probe was most of the profile endpoint's CPU time. */
+  key: KeyObject;
+  /** Tokens that already passed verification with this configuration, until they expire: every
+   *  request of a session carries the same token. Revocation is still checked on every request. */
+  verified: LRUCache<string, AccessClaims>;
 }
+const verifiers = new WeakMap<AccessTokenConfig, Verifier>();
+function verifierOf(config: AccessTokenConfig): Verifier {
+  let verifier = verifiers.get(config);
+  if (!verifier) {
+    verifier = {
+      key: createSecretKey(Buffer.from(config.secret, 'utf8')),
+      verified: new LRUCache({ max: 20_000 }),
+    };
+    verifiers.set(config, verifier);
+  }
+  return verifier;
+}
+const keyOf = (config: AccessTokenConfig) => verifierOf(config).key;
 
 export interface AccessClaims {
   userId: string;
@@ -42,6 +53,16 @@ export function signAccessToken(
 
 /** Verifies signature (HS256 only: alg=none and algorithm swaps fail), expiry, issuer, audience. */
 export function verifyAccessToken(config: AccessTokenConfig, token: string): AccessClaims | null {
+  const { verified } = verifierOf(config);
+  const known = verified.get(token);
+  if (known && known.expiresAt * 1000 > Date.now()) return known;
+  const claims = verifyUncached(config, token);
+  if (claims)
+    verified.set(token, claims, { ttl: Math.max(1, claims.expiresAt * 1000 - Date.now()) });
+  return claims;
+}
+
+function verifyUncached(config: AccessTokenConfig, token: string): AccessClaims | null {
   try {
     const payload = jwt.verify(token, keyOf(config), {
       algorithms: ['HS256'],

@@ -30,7 +30,7 @@ export class UsersService {
   constructor(private readonly users: UsersRepository) {}
 
   async getProfile(userId: string): Promise<UserDto> {
-    const user = await this.users.findById(userId);
+    const user = await this.users.findByIdForDisplay(userId);
     // A valid token for a deleted account is no session at all.
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
     return toUserDto(user);
