@@ -163,6 +163,36 @@ describe('the photo-check job, through BullMQ on real Redis, Postgres and the fa
     }
   });
 
+  it('re-judges the set when photos leave it', async () => {
+    // Two people, half and half: nobody matches most of the others, so everyone is flagged.
+    const { sessionId } = await sessionWith([
+      'astronaut.jpg',
+      'astronaut-warm.jpg',
+      'other-person.jpg',
+      'other-person-2.jpg',
+    ]);
+    const before = await settled(sessionId);
+    const astronauts = before.filter((r) => r.original_filename.startsWith('astronaut'));
+    for (const row of astronauts) expect(failedChecks(row)).toContain('same_person');
+    await db
+      .deleteFrom('photos')
+      .where('session_id', '=', sessionId)
+      .where('original_filename', 'like', 'other-person%')
+      .execute();
+    await queue.add(JOB_NAMES.rejudgePhotoSet, { session_id: sessionId });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const rows = await db
+        .selectFrom('photos')
+        .select(['usable'])
+        .where('session_id', '=', sessionId)
+        .execute();
+      if (rows.every((r) => r.usable === true)) break;
+      if (Date.now() > deadline) throw new Error('the set was not re-judged');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
   it('reports a photo it cannot read after its retries, instead of leaving it checking', async () => {
     const { sessionId } = await sessionWith(['astronaut.jpg'], { missing: true });
     const [row] = await settled(sessionId);

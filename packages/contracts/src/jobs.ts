@@ -10,6 +10,8 @@ export const QUEUES = {
 
 export const JOB_NAMES = {
   checkPhoto: 'photo.check',
+  /** Re-judges a set after a photo left it (same_person depends on the others). */
+  rejudgePhotoSet: 'photo.rejudge-set',
 } as const;
 export type JobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES];
 
@@ -19,6 +21,12 @@ export const ZCheckPhotoJobSchema = z.strictObject({
 });
 export type CheckPhotoJob = z.infer<typeof ZCheckPhotoJobSchema>;
 
+export const ZRejudgePhotoSetJobSchema = z.strictObject({
+  session_id: z.string().uuid(),
+});
+export type RejudgePhotoSetJob = z.infer<typeof ZRejudgePhotoSetJobSchema>;
+
 export const JOB_PAYLOADS = {
   [JOB_NAMES.checkPhoto]: ZCheckPhotoJobSchema,
+  [JOB_NAMES.rejudgePhotoSet]: ZRejudgePhotoSetJobSchema,
 } as const satisfies Record<JobName, z.ZodType>;

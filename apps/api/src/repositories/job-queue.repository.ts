@@ -1,4 +1,10 @@
-import { JOB_NAMES, QUEUES, ZCheckPhotoJobSchema, type CheckPhotoJob } from '@studioshot/contracts';
+import {
+  JOB_NAMES,
+  QUEUES,
+  ZCheckPhotoJobSchema,
+  ZRejudgePhotoSetJobSchema,
+  type CheckPhotoJob,
+} from '@studioshot/contracts';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -24,6 +30,14 @@ export class JobQueueRepository {
     const payload = ZCheckPhotoJobSchema.parse(job);
     await this.photoChecks.add(JOB_NAMES.checkPhoto, payload, {
       jobId: `photo-${payload.photo_id}`,
+    });
+  }
+
+  /** Re-judges a set after a photo left it; a burst of removals needs only one run. */
+  async enqueueSetRejudge(sessionId: string): Promise<void> {
+    const payload = ZRejudgePhotoSetJobSchema.parse({ session_id: sessionId });
+    await this.photoChecks.add(JOB_NAMES.rejudgePhotoSet, payload, {
+      jobId: `rejudge-${sessionId}-${Math.floor(Date.now() / 1000)}`,
     });
   }
 

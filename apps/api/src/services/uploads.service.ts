@@ -137,6 +137,7 @@ export class UploadsService {
   async removePhoto(userId: string, photoId: string): Promise<void> {
     const photo = await this.deps.uploads.deletePhoto(photoId, userId);
     if (!photo) throw new AppError('not_found', MESSAGES.photoNotFound);
+    await this.deps.jobs.enqueueSetRejudge(photo.session_id);
     await Promise.allSettled(
       [photo.original_key, photo.optimized_key, photo.thumbnail_key].map((key) =>
         this.deps.store.delete(key),

@@ -1,5 +1,6 @@
-import type { CheckPhotoJob, PhotoVerdict } from '@studioshot/contracts';
-import type { Db } from '@studioshot/db';
+import type { CheckPhotoJob, PhotoVerdict, RejudgePhotoSetJob } from '@studioshot/contracts';
+import type { Database, Db } from '@studioshot/db';
+import type { Kysely } from 'kysely';
 import type { Storage } from '@studioshot/storage';
 import type { Logger } from 'pino';
 import {
@@ -25,7 +26,7 @@ const UNREADABLE: PhotoVerdict = {
 
 /**
  * Analyses one photo, then re-judges its whole set (same_person depends on the others) under the
- * session's row lock, so two photos finishing together cannot overwrite each other's verdicts.
+ * session's row lock.
  * Idempotent: a retried or duplicated job recomputes the same result.
  */
 export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Promise<void> {
@@ -50,12 +51,7 @@ export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Prom
   }
 
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .selectFrom('upload_sessions')
-      .select('id')
-      .where('id', '=', job.session_id)
-      .forUpdate()
-      .execute();
+    await lockSession(trx, job.session_id);
     await trx
       .updateTable('photos')
       .set(
@@ -70,28 +66,52 @@ export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Prom
       )
       .where('id', '=', photo.id)
       .execute();
-    const set = await trx
-      .selectFrom('photos')
-      .select(['id', 'analysis'])
-      .where('session_id', '=', job.session_id)
-      .where('analysis', 'is not', null)
-      .orderBy('created_at')
-      .execute();
-    // Analyses of another analysis version are left out of the comparison.
-    const valid = set.flatMap((p) => {
-      const parsed = ZPhotoAnalysisSchema.safeParse(p.analysis);
-      return parsed.success ? [{ id: p.id, analysis: parsed.data }] : [];
-    });
-    const verdicts = checkPhotoSet(valid.map((a) => a.analysis));
-    for (const [index, entry] of valid.entries()) {
-      const verdict = verdicts[index]!;
-      await trx
-        .updateTable('photos')
-        .set({ check_status: 'done', usable: verdict.usable, checks: JSON.stringify(verdict) })
-        .where('id', '=', entry.id)
-        .execute();
-    }
+    await judgeSet(trx, job.session_id);
   });
+}
+
+/** After a photo leaves a set, the others are judged again from their stored analyses. */
+export async function rejudgePhotoSet(db: Db, job: RejudgePhotoSetJob): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockSession(trx, job.session_id);
+    await judgeSet(trx, job.session_id);
+  });
+}
+
+type Executor = Kysely<Database>;
+
+/** Serialises every verdict write of one set: two photos finishing together cannot race. */
+async function lockSession(trx: Executor, sessionId: string): Promise<void> {
+  await trx
+    .selectFrom('upload_sessions')
+    .select('id')
+    .where('id', '=', sessionId)
+    .forUpdate()
+    .execute();
+}
+
+async function judgeSet(trx: Executor, sessionId: string): Promise<void> {
+  const set = await trx
+    .selectFrom('photos')
+    .select(['id', 'analysis'])
+    .where('session_id', '=', sessionId)
+    .where('analysis', 'is not', null)
+    .orderBy('created_at')
+    .execute();
+  // Analyses of another analysis version are left out of the comparison.
+  const valid = set.flatMap((p) => {
+    const parsed = ZPhotoAnalysisSchema.safeParse(p.analysis);
+    return parsed.success ? [{ id: p.id, analysis: parsed.data }] : [];
+  });
+  const verdicts = checkPhotoSet(valid.map((a) => a.analysis));
+  for (const [index, entry] of valid.entries()) {
+    const verdict = verdicts[index]!;
+    await trx
+      .updateTable('photos')
+      .set({ check_status: 'done', usable: verdict.usable, checks: JSON.stringify(verdict) })
+      .where('id', '=', entry.id)
+      .execute();
+  }
 }
 
 /** After the last retry: the photo is reported, never left spinning. */

@@ -1,11 +1,16 @@
-import { JOB_NAMES, QUEUES, ZCheckPhotoJobSchema } from '@studioshot/contracts';
+import {
+  JOB_NAMES,
+  QUEUES,
+  ZCheckPhotoJobSchema,
+  ZRejudgePhotoSetJobSchema,
+} from '@studioshot/contracts';
 import type { Db } from '@studioshot/db';
 import type { Storage } from '@studioshot/storage';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createPhotoAnalyzer } from '../photo-checks/index.js';
-import { checkPhoto, markCheckFailed } from './check-photo.js';
+import { checkPhoto, markCheckFailed, rejudgePhotoSet } from './check-photo.js';
 import { assertHandlers, dispatch } from './registry.js';
 
 export interface PhotoCheckWorkerOptions {
@@ -30,6 +35,8 @@ export function startPhotoCheckWorker(options: PhotoCheckWorkerOptions): {
         { db, storage, analyzer: createPhotoAnalyzer, logger },
         ZCheckPhotoJobSchema.parse(payload),
       ),
+    [JOB_NAMES.rejudgePhotoSet]: (payload: unknown) =>
+      rejudgePhotoSet(db, ZRejudgePhotoSetJobSchema.parse(payload)),
   };
   assertHandlers(handlers);
   // BullMQ wants a dedicated blocking connection for workers, with no per-request retry limit.

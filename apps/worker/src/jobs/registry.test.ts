@@ -12,7 +12,10 @@ describe('job handler registry', () => {
 
   it('validates payloads and refuses unknown job types without retries', async () => {
     const seen: unknown[] = [];
-    const handlers: JobHandlers = { [JOB_NAMES.checkPhoto]: async (p) => void seen.push(p) };
+    const handlers: JobHandlers = {
+      [JOB_NAMES.checkPhoto]: async (p) => void seen.push(p),
+      [JOB_NAMES.rejudgePhotoSet]: async () => undefined,
+    };
     const payload = {
       photo_id: '00000000-0000-4000-8000-000000000001',
       session_id: '00000000-0000-4000-8000-000000000002',
