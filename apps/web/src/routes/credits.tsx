@@ -18,7 +18,7 @@ import {
   useProfile,
 } from '../features/payments/hooks';
 import { ArrowLeftIcon, CheckIcon } from '../features/payments/icons';
-import { Modal } from '../features/payments/Modal';
+import { Modal } from '../components/Modal';
 import {
   chargeCard,
   confirmCreditPackage,

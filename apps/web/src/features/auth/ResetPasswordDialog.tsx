@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGES } from '@studioshot/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Modal } from '../../components/Modal';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
 import { FormError, PasswordToggle, TextField } from '../../components/TextField';
@@ -181,14 +182,13 @@ interface Step2 {
   notice: string | null;
 }
 
+/** One run of the flow: its state starts fresh each time the dialog opens. */
 function ResetFlow({
   start,
-  titleId,
   onClose,
   onReset,
 }: {
   start: ResetStart;
-  titleId: string;
   onClose: () => void;
   onReset: (email: string, message: string) => void;
 }) {
@@ -201,44 +201,31 @@ function ResetFlow({
     containerRef.current?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
   }, [step]);
   return (
-    <div ref={containerRef}>
-      <div className="mb-5 flex items-start justify-between gap-4">
-        <div>
-          <p className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase">
-            Step {step ? 2 : 1} of 2
-          </p>
-          <h2 id={titleId} className="mt-1 font-display text-2xl font-semibold">
-            {step ? 'Set a new password' : 'Reset your password'}
-          </h2>
-        </div>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close"
-          className="-m-1 rounded-lg p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-900"
-        >
-          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
-            <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
-          </svg>
-        </button>
+    <Modal
+      open
+      onClose={onClose}
+      eyebrow={`Step ${step ? 2 : 1} of 2`}
+      title={step ? 'Set a new password' : 'Reset your password'}
+    >
+      <div ref={containerRef}>
+        {step ? (
+          <NewPasswordStep
+            key={step.email + step.token}
+            email={step.email}
+            notice={step.notice}
+            defaultToken={step.token}
+            onBack={() => setStep(null)}
+            onDone={(message) => onReset(step.email, message)}
+          />
+        ) : (
+          <RequestStep
+            defaultEmail={start.email}
+            onCancel={onClose}
+            onSent={(email, notice, token) => setStep({ email, notice, token: token ?? '' })}
+          />
+        )}
       </div>
-      {step ? (
-        <NewPasswordStep
-          key={step.email + step.token}
-          email={step.email}
-          notice={step.notice}
-          defaultToken={step.token}
-          onBack={() => setStep(null)}
-          onDone={(message) => onReset(step.email, message)}
-        />
-      ) : (
-        <RequestStep
-          defaultEmail={start.email}
-          onCancel={onClose}
-          onSent={(email, notice, token) => setStep({ email, notice, token: token ?? '' })}
-        />
-      )}
-    </div>
+    </Modal>
   );
 }
 
@@ -253,33 +240,5 @@ export function ResetPasswordDialog({
   onClose: () => void;
   onReset: (email: string, message: string) => void;
 }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const open = start !== null;
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      // jsdom and very old browsers lack showModal.
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-      // showModal focuses the first button (Close); start in the first field instead.
-      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
-    }
-  }, [open]);
-
-  return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby={titleId}
-      onClose={onClose}
-      className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl bg-white p-6 text-stone-900 shadow-2xl sm:p-8"
-    >
-      {start && <ResetFlow start={start} titleId={titleId} onClose={onClose} onReset={onReset} />}
-    </dialog>
-  );
+  return start ? <ResetFlow start={start} onClose={onClose} onReset={onReset} /> : null;
 }

@@ -12,7 +12,7 @@ import {
 } from './catalogue';
 import { NEED_UPGRADE_STATE } from './eligibility';
 import { storeSelectedPlan, storeTrainingPurchaseIntent } from './client-storage';
-import { Modal } from './Modal';
+import { Modal } from '../../components/Modal';
 
 /** The modal's training offers: 1 extra training, and the pack of 3. */
 const TRAINING_OFFERS = [1, 3]

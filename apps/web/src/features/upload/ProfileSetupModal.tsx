@@ -8,7 +8,7 @@ import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { replaceUser } from '../auth/session-store';
-import { Modal } from '../payments/Modal';
+import { Modal } from '../../components/Modal';
 import { PROFILE_QUERY_KEY } from '../payments/hooks';
 import { MAX_AGE, MIN_AGE } from './constants';
 import {
