@@ -80,3 +80,54 @@ export function writeResult(name: string, result: object, markdown: string): voi
   );
   writeFileSync(path.join(ROOT, 'bench/results', `${name}.md`), markdown);
 }
+
+/** A JSON call to the API under test; any answer but 2xx throws with its body. */
+export async function apiCall<T>(
+  base: string,
+  method: string,
+  route: string,
+  token?: string,
+  body?: object,
+): Promise<T> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A new account with one training slot, bought as users buy it (a test card); its access token. */
+export async function trainingUser(base: string, email: string): Promise<string> {
+  const { access_token: token } = await apiCall<{ access_token: string }>(
+    base,
+    'POST',
+    '/api/v1/auth/register',
+    undefined,
+    {
+      email,
+      password: 'bench-password',
+      name: 'Bench',
+    },
+  );
+  const intent = await apiCall<{ payment_intent_id: string; client_secret: string }>(
+    base,
+    'POST',
+    '/api/v1/payments/create-training-purchase',
+    token,
+    { quantity: 1 },
+  );
+  await apiCall(base, 'POST', '/api/v1/payments/test/confirm-card', token, {
+    payment_intent_id: intent.payment_intent_id,
+    client_secret: intent.client_secret,
+    card: { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Bench' },
+  });
+  await apiCall(base, 'POST', '/api/v1/payments/confirm-payment', token, {
+    payment_intent_id: intent.payment_intent_id,
+  });
+  return token;
+}

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import {
+  apiCall,
   freePort,
   machine,
   median,
@@ -13,6 +14,7 @@ import {
   ROOT,
   startNode,
   stop,
+  trainingUser,
   waitForHttp,
   writeResult,
 } from './common.js';
@@ -59,55 +61,14 @@ const api = startNode('apps/api/dist/main.js', env);
 const worker = startNode('apps/worker/dist/main.js', env);
 const base = `http://127.0.0.1:${port}`;
 
-async function call<T>(
-  method: string,
-  route: string,
-  token: string | undefined,
-  body?: object,
-): Promise<T> {
-  const res = await fetch(`${base}${route}`, {
-    method,
-    headers: {
-      'Content-Type': 'application/json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 try {
   await waitForHttp(`${base}/health`, api);
   const files = await makePhotos(work);
   const samples: { afterLastUploadS: number; totalS: number }[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const { access_token: token } = await call<{ access_token: string }>(
-      'POST',
-      '/api/v1/auth/register',
-      undefined,
-      {
-        email: `bench-${run}@example.com`,
-        password: 'bench-password',
-        name: 'Bench',
-      },
-    );
-    // One training slot, bought the way users buy it (test card).
-    const intent = await call<{ payment_intent_id: string; client_secret: string }>(
-      'POST',
-      '/api/v1/payments/create-training-purchase',
-      token,
-      { quantity: 1 },
-    );
-    await call('POST', '/api/v1/payments/test/confirm-card', token, {
-      payment_intent_id: intent.payment_intent_id,
-      client_secret: intent.client_secret,
-      card: { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Bench' },
-    });
-    await call('POST', '/api/v1/payments/confirm-payment', token, {
-      payment_intent_id: intent.payment_intent_id,
-    });
-    const { session_id } = await call<{ session_id: string }>(
+    const token = await trainingUser(base, `bench-${run}@example.com`);
+    const { session_id } = await apiCall<{ session_id: string }>(
+      base,
       'POST',
       '/api/v1/upload/create-session',
       token,
@@ -133,7 +94,8 @@ try {
     }
     const lastUpload = performance.now();
     for (;;) {
-      const status = await call<{ checks_pending: number; usable_files: number }>(
+      const status = await apiCall<{ checks_pending: number; usable_files: number }>(
+        base,
         'GET',
         `/api/v1/upload/session/${session_id}/status`,
         token,

@@ -8,6 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  apiCall,
   freePort,
   machine,
   median,
@@ -15,6 +16,7 @@ import {
   ROOT,
   startNode,
   stop,
+  trainingUser,
   waitForHttp,
   writeResult,
 } from './common.js';
@@ -47,44 +49,12 @@ const api = startNode('apps/api/dist/main.js', {
   LOG_LEVEL: 'warn',
 });
 const base = `http://127.0.0.1:${port}`;
-const call = async <T>(route: string, token: string | undefined, body: object): Promise<T> => {
-  const res = await fetch(`${base}${route}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-};
-
 try {
   await waitForHttp(`${base}/health`, api);
-  const { access_token: token } = await call<{ access_token: string }>(
-    '/api/v1/auth/register',
-    undefined,
-    {
-      email: 'bench-upload@example.com',
-      password: 'bench-password',
-      name: 'Bench',
-    },
-  );
-  const intent = await call<{ payment_intent_id: string; client_secret: string }>(
-    '/api/v1/payments/create-training-purchase',
-    token,
-    { quantity: 1 },
-  );
-  await call('/api/v1/payments/test/confirm-card', token, {
-    payment_intent_id: intent.payment_intent_id,
-    client_secret: intent.client_secret,
-    card: { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Bench' },
-  });
-  await call('/api/v1/payments/confirm-payment', token, {
-    payment_intent_id: intent.payment_intent_id,
-  });
-  const { session_id } = await call<{ session_id: string }>(
+  const token = await trainingUser(base, 'bench-upload@example.com');
+  const { session_id } = await apiCall<{ session_id: string }>(
+    base,
+    'POST',
     '/api/v1/upload/create-session',
     token,
     { expected_files: 20, session_type: 'training' },
