@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SCREENSHOTS = path.join(ROOT, 'e2e', 'screenshots');
@@ -125,4 +125,29 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** What the web app stores after signing in. */
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { id: string; email: string; name?: string };
+}
+
+/** A new browser context already signed in as `session`, stored the way the app stores it. */
+export async function signedInPage(
+  browser: Browser,
+  session: Session,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript((stored) => {
+    if (!window.localStorage.getItem('accessToken')) {
+      window.localStorage.setItem('accessToken', stored.access_token);
+      window.localStorage.setItem('refreshToken', stored.refresh_token);
+      window.localStorage.setItem('user', JSON.stringify(stored.user));
+    }
+  }, session);
+  return { context, page: await context.newPage() };
 }

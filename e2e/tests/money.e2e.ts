@@ -1,11 +1,14 @@
 import { createDb, type Db } from '@studioshot/db';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DESKTOP,
   launchBrowser,
   screenshot as saveScreenshot,
   startApp,
+  signedInPage,
   type RunningApp,
+  type Session,
 } from '../harness.js';
 
 let app: RunningApp;
@@ -23,7 +26,6 @@ afterAll(async () => {
   await app?.stop();
 });
 
-const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 375, height: 800 };
 const GOOD_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';
@@ -32,12 +34,6 @@ const url = (path: string) => `${app.baseUrl}${path}`;
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const uniqueEmail = (who: string) =>
   `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-
-interface Session {
-  access_token: string;
-  refresh_token: string;
-  user: { id: string; email: string; name: string };
-}
 
 /** Registers through the API and returns the session the web app stores. */
 async function register(name: string, email = uniqueEmail(name.split(' ')[0]!.toLowerCase())) {
@@ -59,19 +55,6 @@ async function profileOf(session: Session) {
     training_limit: number;
     plan_type: string;
   };
-}
-
-/** A page already signed in as `session`, the way the app stores a session. */
-async function signedInPage(session: Session): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  await context.addInitScript((stored) => {
-    if (!window.localStorage.getItem('accessToken')) {
-      window.localStorage.setItem('accessToken', stored.access_token);
-      window.localStorage.setItem('refreshToken', stored.refresh_token);
-      window.localStorage.setItem('user', JSON.stringify(stored.user));
-    }
-  }, session);
-  return { context, page: await context.newPage() };
 }
 
 async function fillCard(page: Page, number: string) {
@@ -99,7 +82,7 @@ async function mobileShot(page: Page, name: string) {
 describe('money in the browser', () => {
   it('buys a credit pack on /credits: a declined card grants nothing, 4242 adds the credits', async () => {
     const session = await register('Grace Hopper');
-    const { context, page } = await signedInPage(session);
+    const { context, page } = await signedInPage(browser, session);
     try {
       await page.goto(url('/credits'));
       await page.getByRole('heading', { name: 'Buy Credits' }).waitFor();
@@ -226,7 +209,7 @@ describe('money in the browser', () => {
 
   it('cancels (with a confirm step) and reactivates on the dashboard', async () => {
     const session = await register('Dorothy Vaughan');
-    const { context, page } = await signedInPage(session);
+    const { context, page } = await signedInPage(browser, session);
     try {
       // Subscribe to Starter through the payment page.
       await page.goto(url('/pricing'));

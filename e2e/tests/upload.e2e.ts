@@ -2,20 +2,22 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DESKTOP,
   launchBrowser,
   screenshot as saveScreenshot,
   SCREENSHOTS,
   startApp,
+  signedInPage,
   type RunningApp,
+  type Session,
 } from '../harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = path.join(ROOT, 'apps/worker/test/fixtures');
-const DESKTOP = { width: 1280, height: 800 };
 const TABLET = { width: 768, height: 1024 };
 const MOBILE = { width: 375, height: 800 };
 
@@ -97,12 +99,6 @@ afterAll(async () => {
   if (photoDir) await rm(photoDir, { recursive: true, force: true });
 });
 
-interface Session {
-  access_token: string;
-  refresh_token: string;
-  user: { id: string; email: string };
-}
-
 async function api<T>(session: Session | null, p: string, body?: unknown, method = 'POST') {
   const res = await fetch(url(p), {
     method,
@@ -145,18 +141,6 @@ async function userWithTrainingSlot(name: string): Promise<Session> {
   });
   expect(confirmed.status).toBeLessThan(300);
   return session;
-}
-
-async function signedInPage(session: Session): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: DESKTOP });
-  await context.addInitScript((stored) => {
-    if (!window.localStorage.getItem('accessToken')) {
-      window.localStorage.setItem('accessToken', stored.access_token);
-      window.localStorage.setItem('refreshToken', stored.refresh_token);
-      window.localStorage.setItem('user', JSON.stringify(stored.user));
-    }
-  }, session);
-  return { context, page: await context.newPage() };
 }
 
 /** Full-page shots from the top, so the sticky header does not sit over the middle. */
@@ -218,7 +202,7 @@ async function dropFile(page: Page, file: string, name: string) {
 describe('upload in the browser', () => {
   it('asks for the profile first: gender required, age optional 18-100', async () => {
     const session = await userWithTrainingSlot('Rosalind');
-    const { context, page } = await signedInPage(session);
+    const { context, page } = await signedInPage(browser, session);
     try {
       await page.goto(url('/upload'));
       const dialog = page.getByRole('dialog', { name: 'Set up your profile' });
@@ -256,7 +240,7 @@ describe('upload in the browser', () => {
       'PATCH',
     );
     expect(patched.status).toBe(200);
-    const { context, page } = await signedInPage(session);
+    const { context, page } = await signedInPage(browser, session);
     try {
       await page.goto(url('/upload'));
       await page.getByRole('heading', { name: 'Upload your photos' }).waitFor();
