@@ -39,6 +39,7 @@ export interface Container {
   revocations: SessionRevocationsRepository;
   auth: AuthService;
   users: UsersService;
+  userCache: UserCache;
   health: HealthService;
   /** Starts the in-memory caches' feeds (profile changes, session revocations). */
   start(): Promise<void>;
@@ -160,6 +161,7 @@ export function createContainer(env: Env, logger: Logger): Container {
     revocations,
     auth,
     users: new UsersService(usersRepo),
+    userCache,
     health: new HealthService(db, redis, env.APP_VERSION),
     async start() {
       await Promise.all([userCache.start(), revocations.start()]);

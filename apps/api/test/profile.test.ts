@@ -101,15 +101,25 @@ describe('the profile cache', () => {
 
   it('stays correct when its Postgres feed is cut, and comes back', async () => {
     const id = (await get()).body.id as string;
-    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE 'LISTEN users_changed%'`.execute(
+    expect(t.c.userCache.live).toBe(true);
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+              WHERE datname = current_database() AND query ILIKE 'LISTEN users_changed%'`.execute(
       t.c.db,
     );
+    // A cut is only known once the socket closes; from then on nothing is served from the cache.
+    await until(() => !t.c.userCache.live);
     await t.c.db.updateTable('users').set({ total_generations: 5 }).where('id', '=', id).execute();
     expect((await get()).body.total_generations).toBe(5);
-    await new Promise((r) => setTimeout(r, 1500));
+    await until(() => t.c.userCache.live);
+    expect((await get()).body.total_generations).toBe(5); // cached again
     await t.c.db.updateTable('users').set({ total_generations: 6 }).where('id', '=', id).execute();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await get()).body.total_generations).toBe(6);
+    const deadline = Date.now() + 2000;
+    let seen = 5;
+    while (seen !== 6 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = (await get()).body.total_generations as number;
+    }
+    expect(seen).toBe(6);
   });
 });
 
@@ -134,3 +144,11 @@ describe('revocations across processes', () => {
     }
   });
 });
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,5 +1,5 @@
-import { MESSAGES } from '@studioshot/contracts';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { MAX_PHOTO_BYTES, MESSAGES } from '@studioshot/contracts';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { AppError } from '../errors.js';
 
 export const notFound: RequestHandler = () => {
@@ -25,11 +25,45 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
     );
   }
   if (res.headersSent) return;
-  res
-    .status(appError.status)
-    .set(appError.headers)
-    .json({ detail: appError.detail, code: appError.code });
+  void drainBody(req).then((drained) => {
+    if (res.headersSent) return;
+    if (!drained) res.set('Connection', 'close');
+    res
+      .status(appError.status)
+      .set(appError.headers)
+      .json({ detail: appError.detail, code: appError.code });
+  });
 };
+
+/** Past this many unread bytes a refused request is cut off rather than read to its end. */
+const DRAIN_LIMIT_BYTES = MAX_PHOTO_BYTES + 1024 * 1024;
+
+/**
+ * Reads and discards a body the route refused before reading (an upload to a closed session), so
+ * the client finishes sending before it gets the answer instead of hitting a reset connection
+ * (EPIPE) halfway through its upload. Answers false when the body is too big to be worth reading.
+ */
+function drainBody(req: Request): Promise<boolean> {
+  if (req.complete || !req.readable) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const finish = (drained: boolean) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onEnd);
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_LIMIT_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onEnd);
+    req.resume();
+  });
+}
 
 function isBodyParserError(error: unknown): error is { type: string } {
   return (

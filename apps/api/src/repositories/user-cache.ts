@@ -45,6 +45,11 @@ export class UserCache {
     }
   }
 
+  /** Whether change announcements are flowing (the cache serves nothing while they are not). */
+  get live(): boolean {
+    return this.listening;
+  }
+
   /** The cached user, or undefined (a miss, or the feed is down). */
   get(userId: string): User | undefined {
     if (!this.listening) return undefined;
