@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -24,6 +25,30 @@ export const ZWorkerEnvSchema = z.object({
   /** The engine's virtualenv interpreter; `npm start` creates it. */
   ENGINE_PYTHON: z.string().default(path.resolve(here, '../engine/.venv/bin/python')),
   ENGINE_KIND: z.enum(['studio', 'flux']).default('studio'),
+  /** How long a freshly started engine may take to say `ready`. */
+  ENGINE_READY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** After `cancel`, how long the engine may take to stop before it gets SIGTERM... */
+  ENGINE_CANCEL_GRACE_MS: z.coerce.number().int().nonnegative().default(5000),
+  /** ...and after SIGTERM, before SIGKILL. */
+  ENGINE_TERM_GRACE_MS: z.coerce.number().int().nonnegative().default(5000),
+  /** Trainings at once: one per GPU. */
+  TRAINING_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /** A training still running after this is stopped (a hung engine) and retried. */
+  TRAINING_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30 * 60_000),
+  /** BullMQ job lock: a job whose worker died is picked up again after about this long... */
+  WORKER_LOCK_MS: z.coerce.number().int().positive().default(30_000),
+  /** ...by the next stalled-job check, run this often. */
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  /** Worker deaths a job survives; one more and it fails for good (a job that kills workers). */
+  WORKER_MAX_STALLED_COUNT: z.coerce.number().int().nonnegative().default(1),
+  /** On SIGTERM/SIGINT, how long a running job may go on before it is stopped and requeued. */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(25_000),
+  /** Where a training's photos and engine output live while it runs. */
+  WORKER_TMP_DIR: z.string().default(tmpdir()),
 });
 export type WorkerEnv = z.infer<typeof ZWorkerEnvSchema>;
 

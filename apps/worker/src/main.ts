@@ -1,12 +1,10 @@
 import { createDb } from '@studioshot/db';
 import { createStorage } from '@studioshot/storage';
 import { pino } from 'pino';
-import { probeEngine } from './engine-handshake.js';
-import { loadWorkerEnv } from './env.js';
-import { startPhotoCheckWorker } from './jobs/photo-check-worker.js';
-import { createPhotoAnalyzer } from './photo-checks/index.js';
+import { loadWorkerEnv, type WorkerEnv } from './env.js';
+import { maxShutdownMs, startWorker, type RunningWorker } from './worker-app.js';
 
-let env;
+let env: WorkerEnv;
 try {
   env = loadWorkerEnv();
 } catch (error) {
@@ -20,35 +18,28 @@ const db = createDb(env.DATABASE_URL, {
 });
 const storage = createStorage(env);
 
-const hello = await probeEngine(env.ENGINE_PYTHON, env.ENGINE_KIND);
-// Load the face models now, not on the first user's photo.
-await createPhotoAnalyzer();
-
-let photoChecks: ReturnType<typeof startPhotoCheckWorker>;
+let worker: RunningWorker;
 try {
-  photoChecks = startPhotoCheckWorker({
-    db,
-    storage,
-    redisUrl: env.REDIS_URL,
-    prefix: `${env.REDIS_PREFIX}bull`,
-    concurrency: env.PHOTO_CHECK_CONCURRENCY,
-    logger,
-  });
+  worker = await startWorker(env, { db, storage, logger });
 } catch (error) {
-  logger.fatal({ err: error }, 'worker cannot start');
+  logger.fatal({ err: error }, `worker cannot start: ${(error as Error).message}`);
   process.exit(1);
 }
-logger.info({ engine: hello.engine, engineVersion: hello.version }, 'worker ready');
+logger.info(
+  { engine: worker.engine.engine, engineVersion: worker.engine.version, pid: process.pid },
+  'worker ready',
+);
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'worker shutting down');
-  // The job in hand finishes (or returns to the queue), then everything else is let go.
-  setTimeout(() => process.exit(1), 30_000).unref();
-  await photoChecks.close();
+  // Whatever happens, the process ends: the grace periods plus a margin.
+  setTimeout(() => process.exit(1), maxShutdownMs(env) + 5000).unref();
+  await worker.close();
   await Promise.allSettled([db.destroy(), storage.close()]);
+  logger.info('worker stopped');
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,65 +1,30 @@
 import { JOB_NAMES, QUEUES } from '@studioshot/contracts';
-import { createDb, type Db } from '@studioshot/db';
-import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
-import { LocalStorage } from '@studioshot/storage';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { Db } from '@studioshot/db';
+import type { LocalStorage } from '@studioshot/storage';
+import type { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPhotoCheckWorker } from '../src/jobs/photo-check-worker.js';
+import { startWorker, type RunningWorker } from '../src/worker-app.js';
+import { createSuite, FIXTURES, type Suite } from './support/harness.js';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
-const adminUrl = process.env.STUDIOSHOT_PG_ADMIN_URL;
-const redisUrl = process.env.REDIS_URL;
-if (!adminUrl || !redisUrl)
-  throw new Error(
-    'STUDIOSHOT_PG_ADMIN_URL and REDIS_URL are not set: run the tests with `npm test`.',
-  );
-
-let database: string;
+let suite: Suite;
 let db: Db;
-let storageDir: string;
 let storage: LocalStorage;
-let producerConnection: Redis;
 let queue: Queue;
-let stopWorker: () => Promise<void>;
-const prefix = `test:${randomBytes(4).toString('hex')}:bull`;
+let worker: RunningWorker;
 
 beforeAll(async () => {
-  database = await createMigratedDatabase(adminUrl);
-  db = createDb(adminUrl.replace(/\/[^/]*$/, `/${database}`), { max: 4 });
-  storageDir = await mkdtemp(path.join(tmpdir(), 'worker-storage-'));
-  storage = new LocalStorage(storageDir);
-  producerConnection = new Redis(redisUrl);
-  queue = new Queue(QUEUES.photoChecks, {
-    connection: producerConnection,
-    prefix,
-    defaultJobOptions: { attempts: 2, backoff: { type: 'fixed', delay: 100 } },
-  });
-  const running = startPhotoCheckWorker({
-    db,
-    storage,
-    redisUrl,
-    prefix,
-    concurrency: 1,
-    logger: pino({ level: 'silent' }),
-  });
-  stopWorker = running.close;
+  suite = await createSuite();
+  ({ db, storage } = suite);
+  queue = suite.queue(QUEUES.photoChecks, { attempts: 2, backoff: { type: 'fixed', delay: 100 } });
+  worker = await startWorker(suite.env(), { db, storage, logger: pino({ level: 'silent' }) });
 }, 120_000);
 
 afterAll(async () => {
-  await stopWorker?.();
-  await queue?.obliterate({ force: true });
-  await queue?.close();
-  await producerConnection?.quit();
-  await db?.destroy();
-  await dropDatabase(adminUrl, database);
-  await rm(storageDir, { recursive: true, force: true });
+  await worker?.close();
+  await suite?.close();
 });
 
 /** A user, an open session, and its photos stored as the API stores them. */

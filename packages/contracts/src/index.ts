@@ -5,3 +5,5 @@ export * from './health.js';
 export * from './payments.js';
 export * from './upload.js';
 export * from './jobs.js';
+export * from './training.js';
+export * from './engine.js';

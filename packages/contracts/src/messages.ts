@@ -100,4 +100,20 @@ export const MESSAGES = {
   checksStillRunning: 'We are still checking your photos. Try again in a few seconds.',
   planRequired: 'Choose a plan to train your personal model.',
   trainingLimit: 'Training limit reached. Please upgrade your plan.',
+  // Training and queue (spec 7.4, 7.7 and the error catalogue)
+  trainingStartFailed: 'Failed to start training',
+  trainingNotFound: 'Training model not found',
+  trainingStatusFailed: 'Failed to fetch training status',
+  sessionNotReady: 'Finish uploading this session (Start Training on the upload page) first.',
+  sessionAlreadyTrained: 'A model is already being trained from this upload session.',
+  taskNotFound: 'Task not found',
+  taskNotCancellable: 'This task has already finished and cannot be cancelled.',
+  trainingNotCancellable: 'Training cannot be stopped once started.',
+  queueInitializing: 'Queue system initializing...',
+  taskTypeUnavailable: 'This task type is not available yet.',
+  trainingForAnotherUser: 'You can only train models for your own account.',
+  unknownWaitEstimate:
+    'Unknown task type or priority: task types are training, generation and batch_generation; priorities are urgent, high and normal.',
+  trainingFailedToast: 'training failed: {error_message}',
+  unknownError: 'Unknown error',
 } as const;

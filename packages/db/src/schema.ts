@@ -171,6 +171,31 @@ export interface ModelsTable {
   updated_at: Timestamp;
 }
 
+export type TaskType = 'training' | 'generation' | 'batch_generation';
+export type TaskPriority = 'urgent' | 'high' | 'normal';
+export type TaskStatus = 'pending' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+type Json = ColumnType<unknown, string | undefined, string>;
+
+export interface TasksTable {
+  id: Generated<string>;
+  user_id: string;
+  task_type: TaskType;
+  priority: ColumnType<TaskPriority, TaskPriority | undefined>;
+  status: ColumnType<TaskStatus, TaskStatus | undefined>;
+  progress: Generated<number>;
+  message: string | null;
+  model_id: string | null;
+  params: Json;
+  result: ColumnType<unknown, string | null | undefined, string | null> | null;
+  error_message: string | null;
+  attempts: Generated<number>;
+  gpu_seconds: Generated<number>;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -184,6 +209,7 @@ export interface Database {
   upload_sessions: UploadSessionsTable;
   photos: PhotosTable;
   models: ModelsTable;
+  tasks: TasksTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,25 +1,98 @@
-import { JOB_NAMES, JOB_PAYLOADS, type JobName } from '@studioshot/contracts';
-import { UnrecoverableError } from 'bullmq';
+import { JOB_NAMES, JOB_PAYLOADS, JOB_QUEUE, type JobName } from '@studioshot/contracts';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
 
-export type JobHandlers = { [N in JobName]: (payload: unknown) => Promise<void> };
+export type JobPayload<N extends JobName> = z.infer<(typeof JOB_PAYLOADS)[N]>;
+
+export interface JobContext {
+  job: Job;
+  /** The worker's lock token, for moving the job out of `active` by hand. */
+  token: string | undefined;
+  /** Aborts when the worker shuts down and the job ran past the grace period. */
+  shutdown: AbortSignal;
+  /** Bound to the job's id and name. */
+  logger: Logger;
+}
+
+export interface JobHandler<N extends JobName> {
+  run(payload: JobPayload<N>, context: JobContext): Promise<void>;
+  /**
+   * Called once the job has failed for good, however that happened (its last attempt threw, or
+   * its worker died more often than BullMQ allows a job to stall), so that nothing it owned is
+   * left half-done. Must be idempotent.
+   */
+  failedForGood?(payload: JobPayload<N>, logger: Logger): Promise<void>;
+}
+
+export type JobHandlers = { [N in JobName]: JobHandler<N> };
+
+export class MissingHandlersError extends Error {
+  override name = 'MissingHandlersError';
+  constructor(readonly jobNames: string[]) {
+    super(`No handler registered for job type(s): ${jobNames.join(', ')}`);
+  }
+}
 
 /** Every job type must have a handler: a missing one stops the process at start, not at 3 a.m. */
 export function assertHandlers(
   handlers: Partial<Record<string, unknown>>,
 ): asserts handlers is JobHandlers {
-  const missing = Object.values(JOB_NAMES).filter((name) => typeof handlers[name] !== 'function');
-  if (missing.length)
-    throw new Error(`No handler registered for job type(s): ${missing.join(', ')}`);
+  const missing = Object.values(JOB_NAMES).filter(
+    (name) =>
+      typeof (handlers[name] as Partial<JobHandler<JobName>> | undefined)?.run !== 'function',
+  );
+  if (missing.length) throw new MissingHandlersError(missing);
 }
 
-/** Validates a job's payload against its contract and runs its handler. */
-export async function dispatch(handlers: JobHandlers, name: string, data: unknown): Promise<void> {
-  const schema = JOB_PAYLOADS[name as JobName];
-  const handler = handlers[name as JobName];
-  if (!schema || !handler) throw new UnrecoverableError(`unknown job type ${name}`);
-  const payload = schema.safeParse(data);
-  // A malformed payload will be malformed on every retry too.
-  if (!payload.success)
-    throw new UnrecoverableError(`invalid ${name} payload: ${payload.error.message}`);
-  await handler(payload.data);
+const isJobName = (name: string): name is JobName => Object.hasOwn(JOB_PAYLOADS, name);
+
+/**
+ * A job checked against its contract (known type, on its own queue, valid payload) with its
+ * handler. A job that fails these checks would fail on every retry too, so it fails for good.
+ */
+function resolve(handlers: JobHandlers, job: Job) {
+  if (!isJobName(job.name)) throw new UnrecoverableError(`unknown job type ${job.name}`);
+  if (JOB_QUEUE[job.name] !== job.queueName) {
+    throw new UnrecoverableError(`${job.name} jobs belong on ${JOB_QUEUE[job.name]}`);
+  }
+  const payload = JOB_PAYLOADS[job.name].safeParse(job.data);
+  if (!payload.success) {
+    throw new UnrecoverableError(`invalid ${job.name} payload: ${payload.error.message}`);
+  }
+  // Each handler takes its own payload type, which the schema lookup above has just checked.
+  return {
+    handler: handlers[job.name] as JobHandler<JobName>,
+    payload: payload.data as JobPayload<JobName>,
+  };
+}
+
+/** Runs a job's handler. */
+export async function dispatch(
+  handlers: JobHandlers,
+  job: Job,
+  context: Omit<JobContext, 'job'>,
+): Promise<void> {
+  const { handler, payload } = resolve(handlers, job);
+  await handler.run(payload, { ...context, job });
+}
+
+/** After a job failed for good: its handler's `failedForGood`, if it has one. */
+export async function dispatchFailedForGood(
+  handlers: JobHandlers,
+  job: Job,
+  logger: Logger,
+): Promise<void> {
+  let resolved;
+  try {
+    resolved = resolve(handlers, job);
+  } catch {
+    return; // a job that never matched its contract never ran: nothing to settle
+  }
+  await resolved.handler.failedForGood?.(resolved.payload, logger);
+}
+
+/** Whether BullMQ will not retry this attempt if it fails (it has no attempts left). */
+export function isFinalAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

@@ -3,6 +3,7 @@ import * as accounts from './20261122120000-accounts.js';
 import * as money from './20261122130000-money.js';
 import * as photos from './20261122140000-photos.js';
 import * as userChangeFeed from './20261122150000-user-change-feed.js';
+import * as tasks from './20261122160000-tasks.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '20261122130000-money': money,
   '20261122140000-photos': photos,
   '20261122150000-user-change-feed': userChangeFeed,
+  '20261122160000-tasks': tasks,
 };

@@ -1,0 +1,159 @@
+"""The engine process as the worker drives it: one socketpair on fd 3, commands in, events out."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness import StartEngine, as_line, start_message
+
+from studioshot_engine import __version__
+
+ASTRONAUTS = [
+    "astronaut",
+    "astronaut-mirror",
+    "astronaut-warm",
+    "astronaut-tilted",
+    "astronaut-closer",
+    "astronaut-low-quality",
+]
+TWELVE_PHOTOS = ASTRONAUTS * 2
+
+
+def test_says_ready_first_and_exits_when_the_pipe_closes(start_engine: StartEngine) -> None:
+    engine = start_engine(expect_ready=False)
+    assert engine.receive() == {"v": 1, "type": "ready", "engine": "studio", "version": __version__}
+    engine.close_pipe()
+    assert engine.wait(5) == 0
+
+
+def test_refuses_to_start_without_its_pipe_or_with_an_engine_it_lacks() -> None:
+    no_pipe = subprocess.run(
+        [sys.executable, "-m", "studioshot_engine", "--fd", "97"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert no_pipe.returncode == 2 and "fd 97 is not open" in no_pipe.stderr
+    parent, child = socket.socketpair()
+    with parent, child:
+        flux = subprocess.run(
+            [sys.executable, "-m", "studioshot_engine", "--engine", "flux", "--fd", str(child.fileno())],
+            pass_fds=(child.fileno(),),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert flux.returncode == 2 and "flux engine is not available" in flux.stderr
+
+
+def test_answers_a_malformed_line_and_then_runs_jobs_one_after_another(
+    start_engine: StartEngine, tmp_path: Path
+) -> None:
+    engine = start_engine()
+    engine.send(b"{this is not json\n")
+    error = engine.receive()
+    assert (
+        error["type"] == "error"
+        and error["code"] == "protocol"
+        and error["job_id"] is None
+        and error["retryable"] is False
+    )
+
+    # Both starts arrive at once; the second waits for the first.
+    engine.send(start_message("job-a", ASTRONAUTS[:3], tmp_path / "a"))
+    engine.send(start_message("job-b", ASTRONAUTS[3:], tmp_path / "b"))
+    first = engine.receive_until("result", "error")
+    second = engine.receive_until("result", "error")
+    assert {message["job_id"] for message in first} == {"job-a"} and first[-1]["type"] == "result"
+    assert {message["job_id"] for message in second} == {"job-b"} and second[-1]["type"] == "result"
+    assert (tmp_path / "a" / "model.npz").is_file() and (tmp_path / "b" / "model.npz").is_file()
+
+
+def test_cancel_stops_the_job_within_a_second(start_engine: StartEngine, tmp_path: Path) -> None:
+    engine = start_engine()
+    engine.send(start_message("job-1", TWELVE_PHOTOS, tmp_path))
+    assert engine.receive()["type"] == "progress"
+    cancelled_at = time.monotonic()
+    engine.send({"v": 1, "type": "cancel", "job_id": "job-1"})
+    messages = engine.receive_until("result", "error")
+    # At most one photo's analysis (~0.1 s on an idle machine) lies between a cancel and its answer.
+    assert time.monotonic() - cancelled_at < 1.5
+    assert messages[-1] == {
+        "v": 1,
+        "type": "error",
+        "job_id": "job-1",
+        "code": "cancelled",
+        "message": "Training was cancelled.",
+        "retryable": False,
+    }
+    assert {message["type"] for message in messages[:-1]} <= {"progress"}
+    assert not (tmp_path / "model.npz").exists()
+
+
+def test_a_cancel_right_behind_its_start_cancels_before_any_work(start_engine: StartEngine, tmp_path: Path) -> None:
+    engine = start_engine()
+    start = start_message("job-1", TWELVE_PHOTOS, tmp_path)
+    engine.send(b"".join(as_line(m) for m in (start, {"v": 1, "type": "cancel", "job_id": "job-1"})))
+    messages = engine.receive_until("result", "error")
+    assert messages[-1]["code"] == "cancelled"
+    assert len(messages) <= 2  # at most the first photo's progress, when the job started before the cancel was read
+
+
+def test_a_cancel_for_no_running_job_is_only_logged(start_engine: StartEngine) -> None:
+    engine = start_engine()
+    engine.send({"v": 1, "type": "cancel", "job_id": "job-gone"})
+    log = engine.receive(include_logs=True)
+    assert log == {"v": 1, "type": "log", "level": "info", "message": "cancel for job job-gone ignored: not running"}
+    engine.assert_silent(0.3)
+
+
+def test_a_second_start_of_a_running_job_is_refused_and_the_job_goes_on(
+    start_engine: StartEngine, tmp_path: Path
+) -> None:
+    engine = start_engine()
+    start = start_message("job-1", ASTRONAUTS[:3], tmp_path)
+    engine.send(start)
+    engine.send(start)
+    messages = engine.receive_until("result")
+    refusals = [m for m in messages if m["type"] == "error"]
+    assert [(m["code"], m["job_id"]) for m in refusals] == [("protocol", None)]
+    assert "started twice" in refusals[0]["message"]
+
+
+def test_an_unexpected_failure_is_internal_and_retryable(start_engine: StartEngine, tmp_path: Path) -> None:
+    engine = start_engine()
+    not_a_directory = tmp_path / "file"
+    not_a_directory.write_text("")
+    engine.send(start_message("job-1", ASTRONAUTS[:3], not_a_directory))
+    error = engine.receive_until("result", "error")[-1]
+    assert (error["type"], error["code"], error["retryable"]) == ("error", "internal", True)
+    assert "FileExistsError" in error["message"]
+    assert "Traceback" in engine.stderr()
+
+
+def test_exits_at_once_mid_job_when_the_worker_dies(start_engine: StartEngine, tmp_path: Path) -> None:
+    engine = start_engine()
+    engine.send(start_message("job-1", TWELVE_PHOTOS, tmp_path))
+    assert engine.receive()["type"] == "progress"
+    closed_at = time.monotonic()
+    engine.close_pipe()  # what the kernel does to the worker's end when the worker is killed
+    assert engine.wait(5) == 0
+    assert time.monotonic() - closed_at < 1.0
+    assert "the worker closed the protocol pipe" in engine.stderr()
+
+
+def test_sigterm_ends_it_promptly_mid_job(start_engine: StartEngine, tmp_path: Path) -> None:
+    engine = start_engine()
+    engine.send(start_message("job-1", TWELVE_PHOTOS, tmp_path))
+    assert engine.receive()["type"] == "progress"
+    signalled_at = time.monotonic()
+    engine.process.send_signal(signal.SIGTERM)
+    assert engine.wait(5) == -signal.SIGTERM
+    assert time.monotonic() - signalled_at < 1.0

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { loadWorkerEnv } from './env.js';
+
+const required = { REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://u@127.0.0.1/db' };
+
+describe('loadWorkerEnv', () => {
+  it('names a bad variable', () => {
+    expect(() => loadWorkerEnv({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
+    expect(() => loadWorkerEnv({ ...required, TRAINING_CONCURRENCY: '0' })).toThrow(
+      /TRAINING_CONCURRENCY/,
+    );
+  });
+
+  it('has production defaults: studio engine, one training per GPU, 30 minute limit', () => {
+    expect(loadWorkerEnv(required)).toMatchObject({
+      ENGINE_KIND: 'studio',
+      PHOTO_CHECK_CONCURRENCY: 1,
+      TRAINING_CONCURRENCY: 1,
+      TRAINING_TIMEOUT_MS: 1_800_000,
+      ENGINE_CANCEL_GRACE_MS: 5000,
+      ENGINE_TERM_GRACE_MS: 5000,
+      WORKER_SHUTDOWN_GRACE_MS: 25_000,
+    });
+  });
+});

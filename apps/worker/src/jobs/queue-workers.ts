@@ -1,0 +1,66 @@
+import { JOB_QUEUE, type QueueName } from '@studioshot/contracts';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { dispatch, dispatchFailedForGood, type JobHandlers } from './registry.js';
+
+export interface QueueWorkersOptions {
+  /** Shared by the workers for ordinary commands; each opens its own blocking connection. */
+  connection: Redis;
+  /** BullMQ key prefix; the API's producer uses the same one. */
+  prefix: string;
+  /** Jobs at once per queue (default 1). */
+  concurrency: Partial<Record<QueueName, number>>;
+  /** A job whose worker died is picked up again after the lock expires and a stalled check. */
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  /** Stalls (worker deaths) a job survives; one more and BullMQ fails it for good. */
+  maxStalledCount: number;
+  /** Handed to every job: aborts when the worker shuts down past its grace period. */
+  shutdown: AbortSignal;
+  logger: Logger;
+}
+
+/** The queues some job type runs on: a queue with no job types yet has no consumer. */
+export function consumedQueues(): QueueName[] {
+  return [...new Set(Object.values(JOB_QUEUE))];
+}
+
+/** One BullMQ worker per consumed queue, dispatching each job to its handler by name. */
+export function startQueueWorkers(handlers: JobHandlers, options: QueueWorkersOptions): Worker[] {
+  return consumedQueues().map((queue) => {
+    const worker = new Worker(
+      queue,
+      (job, token) =>
+        dispatch(handlers, job, {
+          token,
+          shutdown: options.shutdown,
+          logger: options.logger.child({ queue, jobId: job.id, jobName: job.name }),
+        }),
+      {
+        connection: options.connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency[queue] ?? 1,
+        lockDuration: options.lockDurationMs,
+        stalledInterval: options.stalledIntervalMs,
+        maxStalledCount: options.maxStalledCount,
+      },
+    );
+    worker.on('error', (error) =>
+      options.logger.error({ err: error, queue }, 'queue worker error'),
+    );
+    worker.on('failed', (job, error) => {
+      const logger = options.logger.child({ queue, jobId: job?.id, jobName: job?.name });
+      logger.warn({ attemptsMade: job?.attemptsMade, err: error }, 'job attempt failed');
+      // finishedOn is set only when BullMQ gives up on the job.
+      if (!job?.finishedOn) return;
+      dispatchFailedForGood(handlers, job, logger).catch((failure: unknown) =>
+        logger.error({ err: failure }, 'could not settle a job that failed for good'),
+      );
+    });
+    worker.on('stalled', (jobId) =>
+      options.logger.warn({ queue, jobId }, 'job stalled: its worker stopped renewing the lock'),
+    );
+    return worker;
+  });
+}

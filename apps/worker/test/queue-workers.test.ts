@@ -1,0 +1,87 @@
+import { JOB_NAMES, QUEUES, type JobName } from '@studioshot/contracts';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Worker } from 'bullmq';
+import { consumedQueues, startQueueWorkers } from '../src/jobs/queue-workers.js';
+import type { JobHandlers } from '../src/jobs/registry.js';
+import { createSuite, waitFor, type Suite } from './support/harness.js';
+
+let suite: Suite;
+let connection: Redis;
+let workers: Worker[];
+const handled: { name: JobName; payload: unknown; queue: string }[] = [];
+
+beforeAll(async () => {
+  suite = await createSuite();
+  connection = new Redis(suite.redisUrl, { maxRetriesPerRequest: null });
+  const record = (name: JobName) => ({
+    run: async (payload: unknown, { job }: { job: { queueName: string } }) =>
+      void handled.push({ name, payload, queue: job.queueName }),
+  });
+  const handlers = Object.fromEntries(
+    Object.values(JOB_NAMES).map((name) => [name, record(name)]),
+  ) as unknown as JobHandlers;
+  workers = startQueueWorkers(handlers, {
+    connection,
+    prefix: `${suite.prefix}bull`,
+    concurrency: {},
+    lockDurationMs: 30_000,
+    stalledIntervalMs: 30_000,
+    maxStalledCount: 1,
+    shutdown: new AbortController().signal,
+    logger: pino({ level: 'silent' }),
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.close()));
+  connection.disconnect();
+  await suite.close();
+});
+
+describe('queue workers', () => {
+  it('consume exactly the queues that have job types (no generation consumer yet)', () => {
+    expect(consumedQueues().sort()).toEqual([QUEUES.photoChecks, QUEUES.training].sort());
+    expect(workers.map((w) => w.name).sort()).toEqual(consumedQueues().sort());
+  });
+
+  it('dispatch each job by name to its handler, from its own queue, with a validated payload', async () => {
+    const taskId = '00000000-0000-4000-8000-000000000001';
+    const sessionId = '00000000-0000-4000-8000-000000000002';
+    await suite.queue(QUEUES.training).add(JOB_NAMES.trainModel, { task_id: taskId });
+    await suite.queue(QUEUES.photoChecks).add(JOB_NAMES.rejudgePhotoSet, { session_id: sessionId });
+    await waitFor(() => (handled.length >= 2 ? true : undefined), 'both jobs');
+    expect(handled).toEqual(
+      expect.arrayContaining([
+        { name: JOB_NAMES.trainModel, payload: { task_id: taskId }, queue: QUEUES.training },
+        {
+          name: JOB_NAMES.rejudgePhotoSet,
+          payload: { session_id: sessionId },
+          queue: QUEUES.photoChecks,
+        },
+      ]),
+    );
+  });
+
+  it('fail a bad job for good, without retries: unknown type, wrong queue, invalid payload', async () => {
+    const options = { attempts: 3, backoff: { type: 'fixed', delay: 10 } };
+    const training = suite.queue(QUEUES.training);
+    const unknown = await training.add('model.unknown', { task_id: 'x' }, options);
+    const wrongQueue = await training.add(JOB_NAMES.rejudgePhotoSet, { session_id: 'x' }, options);
+    const invalid = await training.add(JOB_NAMES.trainModel, { task_id: 'not-a-uuid' }, options);
+    for (const [job, reason] of [
+      [unknown, /unknown job type model.unknown/],
+      [wrongQueue, /photo.rejudge-set jobs belong on photo-checks/],
+      [invalid, /invalid model.train payload/],
+    ] as const) {
+      const failed = await waitFor(async () => {
+        const state = await training.getJob(job.id!);
+        return state?.failedReason ? state : undefined;
+      }, `job ${job.name} to fail`);
+      expect(failed.failedReason).toMatch(reason);
+      expect(failed.attemptsMade).toBe(1);
+      expect(await failed.getState()).toBe('failed');
+    }
+  });
+});

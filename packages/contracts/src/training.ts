@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { ZUserModelSchema } from './upload.js';
+
+/**
+ * Training and the queue (spec 7.4 and 7.7). A training run is a queue task of type `training`;
+ * its task id is also its model's id, so /training/{id}, the jobs list and the dashboard's models
+ * all speak of one id.
+ */
+export const TASK_TYPES = ['training', 'generation', 'batch_generation'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export const TASK_PRIORITIES = ['urgent', 'high', 'normal'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+/** BullMQ runs lower numbers first. */
+export const BULL_PRIORITY: Record<TaskPriority, number> = { urgent: 1, high: 5, normal: 10 };
+
+export const TASK_STATUSES = [
+  'pending',
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const FINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
+
+/** The training job status the client reads (spec 4): pending, training, completed, failed. */
+export const TRAINING_STATUSES = ['pending', 'training', 'completed', 'failed'] as const;
+export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
+
+export const DEFAULT_TRIGGER_WORD = 'person';
+
+export const ZStartTrainingRequestSchema = z.strictObject({
+  model_name: z.string().trim().min(1, 'Model name is required').max(80),
+  trigger_word: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_-]{1,31}$/i, 'Trigger word: 2-32 letters, digits, - or _')
+    .default(DEFAULT_TRIGGER_WORD),
+  /** Sent by the spec's client; the server uses the signed-in user and checks it matches. */
+  user_id: z.string().optional(),
+  session_id: z.string().uuid('Upload session not found'),
+  priority: z.enum(TASK_PRIORITIES).default('normal'),
+});
+export type StartTrainingRequest = z.infer<typeof ZStartTrainingRequestSchema>;
+
+export const ZTrainingJobSchema = z.object({
+  id: z.string().uuid(),
+  training_id: z.string().uuid(),
+  model_id: z.string().uuid(),
+  session_id: z.string().uuid().nullable(),
+  model_name: z.string(),
+  name: z.string(),
+  status: z.enum(TRAINING_STATUSES),
+  task_status: z.enum(TASK_STATUSES),
+  progress: z.number().int().min(0).max(100),
+  progress_percentage: z.number().int().min(0).max(100),
+  message: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  estimated_completion: z.string().nullable(),
+  training_photos: z.number().int(),
+  error_message: z.string().nullable(),
+  model_path: z.string().nullable(),
+});
+export type TrainingJob = z.infer<typeof ZTrainingJobSchema>;
+
+export const ZStartTrainingResponseSchema = ZTrainingJobSchema.extend({ message: z.string() });
+export type StartTrainingResponse = z.infer<typeof ZStartTrainingResponseSchema>;
+
+/** GET /api/v1/training/jobs, newest first. */
+export const ZTrainingJobsResponseSchema = z.object({ jobs: z.array(ZTrainingJobSchema) });
+/** GET /api/v1/training/history: the same jobs under the name the spec's client reads. */
+export const ZTrainingHistoryResponseSchema = z.object({
+  training_sessions: z.array(ZTrainingJobSchema),
+});
+
+/** The Model entity (spec 3), as the models lists show it. */
+export type UserModel = z.infer<typeof ZUserModelSchema>;
+
+/** GET /models/status: the user's models and where their training stands. */
+export const ZModelsStatusSchema = z.object({
+  models: z.array(ZUserModelSchema),
+  total: z.number().int(),
+  completed: z.number().int(),
+  /** pending or training */
+  in_progress: z.number().int(),
+  failed: z.number().int(),
+  models_trained: z.number().int(),
+  training_limit: z.number().int(),
+});
+export type ModelsStatus = z.infer<typeof ZModelsStatusSchema>;
+
+export const ZQueueSubmitRequestSchema = z.discriminatedUnion('task_type', [
+  z.strictObject({
+    task_type: z.literal('training'),
+    priority: z.enum(TASK_PRIORITIES).default('normal'),
+    /** The same fields as POST /api/v1/training/start; the priority is the one above. */
+    params: ZStartTrainingRequestSchema.omit({ priority: true }),
+  }),
+  z.strictObject({
+    task_type: z.enum(['generation', 'batch_generation']),
+    priority: z.enum(TASK_PRIORITIES).default('normal'),
+    params: z.record(z.string(), z.unknown()).default({}),
+  }),
+]);
+export type QueueSubmitRequest = z.infer<typeof ZQueueSubmitRequestSchema>;
+
+export const ZQueueTaskSchema = z.object({
+  id: z.string().uuid(),
+  task_id: z.string().uuid(),
+  task_type: z.enum(TASK_TYPES),
+  priority: z.enum(TASK_PRIORITIES),
+  status: z.enum(TASK_STATUSES),
+  progress: z.number().int(),
+  message: z.string().nullable(),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  /** Tasks ahead of this one in its queue; null unless it waits in line (running, retrying, done). */
+  position: z.number().int().nullable(),
+});
+export type QueueTask = z.infer<typeof ZQueueTaskSchema>;
+
+export const ZUserQueueStatusSchema = z.object({
+  pending_tasks: z.number().int(),
+  running_tasks: z.number().int(),
+  total_tasks: z.number().int(),
+});
+
+const ZQueueNameSchema = z.object({ task_type: z.enum(TASK_TYPES), queue: z.string() });
+
+/** GET /api/v1/queue/status: every task queue of the fleet. */
+export const ZQueueOverviewSchema = z.object({
+  queues: z.array(
+    ZQueueNameSchema.extend({
+      /** Waiting to run, every priority. */
+      waiting: z.number().int(),
+      active: z.number().int(),
+      /** Backing off before a retry. */
+      delayed: z.number().int(),
+      /** Still kept in Redis (completed jobs are kept a day, failed ones a week). */
+      completed: z.number().int(),
+      failed: z.number().int(),
+      workers: z.number().int(),
+      /** For a normal-priority task submitted now; null while no worker is connected. */
+      estimated_wait_seconds: z.number().int().nullable(),
+    }),
+  ),
+  checked_at: z.string(),
+});
+
+/** GET /api/v1/queue/monitor/health: 200 when healthy, 503 when degraded. */
+export const ZQueueHealthSchema = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  redis: z.object({ up: z.boolean(), latency_ms: z.number().nullable() }),
+  queues: z.array(
+    ZQueueNameSchema.extend({
+      workers: z.number().int(),
+      waiting: z.number().int(),
+      active: z.number().int(),
+      failed: z.number().int(),
+      /** Running jobs whose worker stopped renewing their lock (it died or hangs). */
+      stalled: z.number().int(),
+      oldest_waiting_seconds: z.number().int().nullable(),
+    }),
+  ),
+  /** Why the status is degraded, in words; empty when healthy. */
+  issues: z.array(z.string()),
+  checked_at: z.string(),
+});
+
+/** GET /api/v1/queue/estimate/wait-time/{task_type}/{priority}. */
+export const ZWaitTimeEstimateSchema = z.object({
+  task_type: z.enum(TASK_TYPES),
+  priority: z.enum(TASK_PRIORITIES),
+  /** Waiting tasks of equal or better priority: they run first. */
+  jobs_ahead: z.number().int(),
+  workers: z.number().int(),
+  /** Median run time of recent completed tasks of this type (a typical figure until there are some). */
+  median_duration_seconds: z.number().int(),
+  /** null while no worker is connected: nothing would run it. */
+  estimated_wait_seconds: z.number().int().nullable(),
+});
+
+export const ZCostProjectionSchema = z.object({
+  projected_monthly_cost: z.number(),
+  always_on_cost: z.number(),
+  savings_percent: z.number(),
+  efficiency_rating: z.enum(['excellent', 'good', 'fair', 'poor']),
+  gpu_seconds_last_30_days: z.number(),
+  gpu_hourly_rate: z.number(),
+});
+
+/** /ws: the first client message authenticates; nothing else is accepted before it. */
+export const ZWsClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('auth'), token: z.string() }),
+  z.object({ type: z.literal('ping') }),
+]);
+export type WsClientMessage = z.infer<typeof ZWsClientMessageSchema>;
+
+export type WsServerMessage =
+  | { type: 'ready'; user_id: string }
+  | { type: 'training'; job: TrainingJob }
+  | { type: 'pong' }
+  | { type: 'error'; detail: string };
+
+/** Close codes the client acts on: sign in again, or stop retrying. */
+export const WS_CLOSE = { unauthorized: 4401, forbiddenOrigin: 4403, authTimeout: 4408 } as const;
