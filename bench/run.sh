@@ -2,13 +2,14 @@
 # Runs benchmarks against the built product with the same provisioning as `npm test`:
 #   bash bench/run.sh              every benchmark
 #   bash bench/run.sh NAME         one (profile-throughput, landing, webhook-throughput,
-#                                  photo-processing, photo-upload, photo-checks)
+#                                  photo-processing, photo-upload, photo-checks, training,
+#                                  queue-throughput)
 # Results are written to bench/results/ (commit them with the machine they ran on).
 source "$(dirname "$0")/../scripts/lib.sh"
 provision
 cd "$ROOT"
 pnpm exec turbo run build --output-logs=errors-only
-for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks}; do
+for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks training queue-throughput}; do
   log "bench: $name"
   pnpm --filter @studioshot/bench "$name"
 done

@@ -10,6 +10,7 @@ import {
   type RunningApp,
   type Session,
 } from '../harness.js';
+import { uniqueEmail } from '../fixtures.js';
 
 let app: RunningApp;
 let browser: Browser;
@@ -32,8 +33,6 @@ const DECLINED_CARD = '4000 0000 0000 0002';
 
 const url = (path: string) => `${app.baseUrl}${path}`;
 const pathOf = (page: Page) => new URL(page.url()).pathname;
-const uniqueEmail = (who: string) =>
-  `${who}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 /** Registers through the API and returns the session the web app stores. */
 async function register(name: string, email = uniqueEmail(name.split(' ')[0]!.toLowerCase())) {

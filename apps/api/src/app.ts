@@ -12,6 +12,8 @@ import { authRoutes } from './routes/auth.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { paymentsRoutes, paymentsWebhookRoute } from './routes/payments.routes.js';
+import { queueRoutes } from './routes/queue.routes.js';
+import { trainingRoutes } from './routes/training.routes.js';
 import { uploadRoutes } from './routes/upload.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { pipeline } from 'node:stream/promises';
@@ -74,6 +76,8 @@ export function createApp(c: Container): Express {
       },
     }),
   );
+  app.use(trainingRoutes({ training: c.training, requireAuth: auth }));
+  app.use(queueRoutes({ queue: c.queue, requireAuth: auth }));
   app.use(
     paymentsRoutes({
       payments: c.payments,

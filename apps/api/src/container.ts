@@ -6,6 +6,9 @@ import { createMailer, type Mailer } from './repositories/mailer.js';
 import { CreditLedgerRepository } from './repositories/credit-ledger.repository.js';
 import { JobQueueRepository } from './repositories/job-queue.repository.js';
 import { createStorage, type Storage } from '@studioshot/storage';
+import { TasksRepository } from './repositories/tasks.repository.js';
+import { TrainingEventsRepository } from './repositories/training-events.repository.js';
+import { TrainingRepository } from './repositories/training.repository.js';
 import { UploadsRepository } from './repositories/uploads.repository.js';
 import {
   createStripeClient,
@@ -21,6 +24,8 @@ import { AuthService } from './services/auth.service.js';
 import { HealthService } from './services/health.service.js';
 import { ImageTokens } from './services/image-tokens.js';
 import { PhotoProcessingService } from './services/photo-processing.js';
+import { QueueService } from './services/queue.service.js';
+import { TrainingService } from './services/training.service.js';
 import { UploadsService } from './services/uploads.service.js';
 import { PaymentsService } from './services/payments.service.js';
 import { SubscriptionsService } from './services/subscriptions.service.js';
@@ -41,7 +46,10 @@ export interface Container {
   users: UsersService;
   userCache: UserCache;
   health: HealthService;
-  /** Starts the in-memory caches' feeds (profile changes, session revocations). */
+  /**
+   * Starts the in-memory caches' feeds (profile changes, session revocations) and the training
+   * events relay, and queues any training committed but not yet queued.
+   */
   start(): Promise<void>;
   ledger: CreditLedgerRepository;
   payments: PaymentsService;
@@ -50,6 +58,9 @@ export interface Container {
   storage: Storage;
   jobs: JobQueueRepository;
   uploads: UploadsService;
+  training: TrainingService;
+  trainingEvents: TrainingEventsRepository;
+  queue: QueueService;
   /** Present in test payment mode only. */
   testPaymentProvider?: TestPaymentProvider;
   close(): Promise<void>;
@@ -133,9 +144,13 @@ export function createContainer(env: Env, logger: Logger): Container {
     logger,
   });
   const storage = createStorage(env);
-  const jobs = new JobQueueRepository(redis, `${env.REDIS_PREFIX}bull`);
+  const bullPrefix = `${env.REDIS_PREFIX}bull`;
+  const jobs = new JobQueueRepository(redis, bullPrefix, {
+    trainingAttempts: env.TRAINING_ATTEMPTS,
+  });
+  const uploadsRepo = new UploadsRepository(db);
   const uploads = new UploadsService({
-    uploads: new UploadsRepository(db),
+    uploads: uploadsRepo,
     users: usersRepo,
     jobs,
     pipeline: new PhotoProcessingService(),
@@ -143,11 +158,33 @@ export function createContainer(env: Env, logger: Logger): Container {
     imageTokens: new ImageTokens(`${env.JWT_SECRET}:images`),
     logger,
   });
+  const trainingRepo = new TrainingRepository(db);
+  const trainingEvents = new TrainingEventsRepository(redis, bullPrefix, logger);
+  const training = new TrainingService({
+    training: trainingRepo,
+    uploads: uploadsRepo,
+    users: usersRepo,
+    jobs,
+    modelType: env.ENGINE_KIND,
+    logger,
+  });
+  const queue = new QueueService({
+    tasks: new TasksRepository(db),
+    training: trainingRepo,
+    trainingService: training,
+    jobs,
+    events: trainingEvents,
+    gpuHourlyRate: env.GPU_HOURLY_RATE,
+    alwaysOnMonthlyCost: env.ALWAYS_ON_MONTHLY_COST,
+  });
   return {
     env,
     storage,
     jobs,
     uploads,
+    training,
+    trainingEvents,
+    queue,
     ledger,
     payments,
     paymentsRepo,
@@ -164,10 +201,13 @@ export function createContainer(env: Env, logger: Logger): Container {
     userCache,
     health: new HealthService(db, redis, env.APP_VERSION),
     async start() {
-      await Promise.all([userCache.start(), revocations.start()]);
+      await Promise.all([userCache.start(), revocations.start(), trainingEvents.start()]);
+      // A training committed just before the API stopped may never have reached the queue.
+      const requeued = await training.requeueWaiting();
+      if (requeued > 0) logger.info({ requeued }, 'queued trainings waiting in the database');
     },
     async close() {
-      await Promise.allSettled([userCache.close(), revocations.close()]);
+      await Promise.allSettled([userCache.close(), revocations.close(), trainingEvents.close()]);
       await jobs.close();
       await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv } from './env.js';
+import { EnvError, loadEnv, webOrigins } from './env.js';
 
 const valid = {
   DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
@@ -41,6 +41,33 @@ describe('loadEnv', () => {
 
   it('requires SMTP_URL with the smtp transport', () => {
     expect(() => loadEnv({ ...valid, MAIL_TRANSPORT: 'smtp' })).toThrow(/SMTP_URL/);
+  });
+
+  it('fills the training and queue defaults', () => {
+    expect(loadEnv(valid)).toMatchObject({
+      ENGINE_KIND: 'studio',
+      TRAINING_ATTEMPTS: 3,
+      GPU_HOURLY_RATE: 2.49,
+      ALWAYS_ON_MONTHLY_COST: 1130,
+    });
+    expect(() => loadEnv({ ...valid, TRAINING_ATTEMPTS: '0' })).toThrow(/TRAINING_ATTEMPTS/);
+    expect(() => loadEnv({ ...valid, GPU_HOURLY_RATE: '-1' })).toThrow(/GPU_HOURLY_RATE/);
+  });
+
+  it('allows /ws from the listed web origins, PUBLIC_URL, and the dev servers outside production', () => {
+    expect(webOrigins(loadEnv(valid))).toEqual(['http://localhost:5173', 'http://localhost:4173']);
+    expect(
+      webOrigins(
+        loadEnv({
+          ...valid,
+          NODE_ENV: 'production',
+          WEB_ORIGINS: 'https://app.example.com/, https://www.example.com',
+          PUBLIC_URL: 'https://studioshot.example/welcome',
+        }),
+      ),
+    ).toEqual(['https://app.example.com', 'https://www.example.com', 'https://studioshot.example']);
+    expect(webOrigins(loadEnv({ ...valid, NODE_ENV: 'production' }))).toEqual([]);
+    expect(() => loadEnv({ ...valid, WEB_ORIGINS: 'app.example.com' })).toThrow(/WEB_ORIGINS/);
   });
 
   it('treats empty strings as unset', () => {

@@ -1,3 +1,4 @@
+import { ALWAYS_ON_COST } from '@studioshot/pricing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -56,6 +57,23 @@ export const ZEnvSchema = z
     S3_FORCE_PATH_STYLE: bool.default(false),
     /** Where multer writes incoming files while they are checked; emptied after each request. */
     UPLOAD_TMP_DIR: z.string().default(path.join(tmpdir(), 'studioshot-uploads')),
+    /**
+     * Web app origins, besides the API's own, whose pages may open /ws (comma-separated). Unset
+     * outside production: the Vite dev and preview servers, which proxy /ws to the API.
+     */
+    WEB_ORIGINS: z
+      .string()
+      .optional()
+      .transform((list) => list?.split(',').map((origin) => origin.trim()))
+      .pipe(z.array(z.url({ protocol: /^https?$/ })).optional()),
+    /** The engine that trains models; recorded as each model's model_type. */
+    ENGINE_KIND: z.enum(['studio', 'flux']).default('studio'),
+    /** Runs of a training job before it fails for good (a worker dying mid-run counts). */
+    TRAINING_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    /** What one GPU hour costs us, in dollars: prices the cost projection. */
+    GPU_HOURLY_RATE: z.coerce.number().positive().default(2.49),
+    /** A month of one always-on GPU, in dollars: what the queue's cost projection saves against. */
+    ALWAYS_ON_MONTHLY_COST: z.coerce.number().positive().default(ALWAYS_ON_COST),
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENT_PROVIDER === 'stripe') {
@@ -85,6 +103,17 @@ export const ZEnvSchema = z
   });
 
 export type Env = z.infer<typeof ZEnvSchema>;
+
+/** The Vite dev and preview servers (apps/web/vite.config.ts), which proxy /ws to the API. */
+const DEV_WEB_ORIGINS = ['http://localhost:5173', 'http://localhost:4173'];
+
+/** Origins allowed to open /ws besides the API's own: WEB_ORIGINS, PUBLIC_URL, dev servers. */
+export function webOrigins(env: Env): string[] {
+  const listed = env.WEB_ORIGINS ?? (env.NODE_ENV === 'production' ? [] : DEV_WEB_ORIGINS);
+  const origins = listed.map((origin) => new URL(origin).origin);
+  if (env.PUBLIC_URL) origins.push(new URL(env.PUBLIC_URL).origin);
+  return origins;
+}
 
 export class EnvError extends Error {
   override name = 'EnvError';

@@ -1,8 +1,7 @@
-import { createServer } from 'node:http';
-import { createApp } from './app.js';
 import { createContainer } from './container.js';
 import { EnvError, loadEnv } from './env.js';
 import { createLogger } from './logger.js';
+import { createHttpServer } from './server.js';
 
 let env;
 try {
@@ -18,7 +17,7 @@ try {
 const logger = createLogger(env.LOG_LEVEL);
 const container = createContainer(env, logger);
 await container.start();
-const server = createServer(createApp(container));
+const { server, feed } = createHttpServer(container);
 
 server.listen(env.PORT, () => {
   const address = server.address();
@@ -41,6 +40,7 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   const deadline = setTimeout(() => process.exit(1), 10_000).unref();
+  feed.close();
   server.close();
   server.closeIdleConnections();
   await container.close();

@@ -29,6 +29,19 @@ import {
   ZSubscriptionResponseSchema,
   ZTestCardConfirmRequestSchema,
   ZTestCardConfirmResponseSchema,
+  ZCostProjectionSchema,
+  ZModelsStatusSchema,
+  ZQueueHealthSchema,
+  ZQueueOverviewSchema,
+  ZQueueSubmitRequestSchema,
+  ZQueueTaskSchema,
+  ZStartTrainingRequestSchema,
+  ZStartTrainingResponseSchema,
+  ZTrainingHistoryResponseSchema,
+  ZTrainingJobSchema,
+  ZTrainingJobsResponseSchema,
+  ZUserQueueStatusSchema,
+  ZWaitTimeEstimateSchema,
 } from '@studioshot/contracts';
 import { z } from 'zod';
 
@@ -40,6 +53,8 @@ interface RouteDoc {
   summary: string;
   tag: string;
   auth: boolean;
+  /** Optional query parameters (path parameters are read from the path's braces). */
+  query?: string[];
   /** Component names, registered below. */
   body?: string;
   response: string;
@@ -65,6 +80,8 @@ const REQUESTS = {
   ConfirmRequest: ZConfirmRequestSchema,
   ConfirmAdditionalTrainingRequest: ZConfirmAdditionalTrainingRequestSchema,
   TestCardConfirmRequest: ZTestCardConfirmRequestSchema,
+  StartTrainingRequest: ZStartTrainingRequestSchema,
+  QueueSubmitRequest: ZQueueSubmitRequestSchema,
 };
 const RESPONSES = {
   Error: ZErrorSchema,
@@ -81,6 +98,17 @@ const RESPONSES = {
   Subscription: ZSubscriptionResponseSchema,
   CancelSubscriptionResponse: ZCancelSubscriptionResponseSchema,
   TestCardConfirmResponse: ZTestCardConfirmResponseSchema,
+  TrainingJob: ZTrainingJobSchema,
+  StartTrainingResponse: ZStartTrainingResponseSchema,
+  TrainingJobs: ZTrainingJobsResponseSchema,
+  TrainingHistory: ZTrainingHistoryResponseSchema,
+  ModelsStatus: ZModelsStatusSchema,
+  UserQueueStatus: ZUserQueueStatusSchema,
+  QueueTask: ZQueueTaskSchema,
+  QueueOverview: ZQueueOverviewSchema,
+  QueueHealth: ZQueueHealthSchema,
+  CostProjection: ZCostProjectionSchema,
+  WaitTimeEstimate: ZWaitTimeEstimateSchema,
 };
 type Component = keyof typeof REQUESTS | keyof typeof RESPONSES;
 
@@ -173,6 +201,160 @@ const ROUTES: (RouteDoc & { body?: Component; response: Component })[] = [
     response: 'User',
     errors: [401, 422],
   },
+  ...['/api/v1/training/start', '/models/start-training'].map(
+    (path): RouteDoc & { body: Component; response: Component } => ({
+      method: 'post',
+      path,
+      summary: 'Train a model on a completed upload session (takes a training slot)',
+      tag: 'training',
+      auth: true,
+      body: 'StartTrainingRequest',
+      response: 'StartTrainingResponse',
+      status: 201,
+      errors: [401, 403, 404, 409, 422, 503],
+    }),
+  ),
+  {
+    method: 'get',
+    path: '/api/v1/training/jobs',
+    summary: "The user's training jobs, newest first",
+    tag: 'training',
+    auth: true,
+    response: 'TrainingJobs',
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/training/history',
+    summary: "The user's training jobs, as training_sessions",
+    tag: 'training',
+    auth: true,
+    response: 'TrainingHistory',
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/training/jobs/{id}',
+    summary: 'One training job, by its id or its upload session id',
+    tag: 'training',
+    auth: true,
+    response: 'TrainingJob',
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/models/training-status',
+    summary: 'The latest training job, or the one named by training_id',
+    tag: 'training',
+    auth: true,
+    query: ['training_id'],
+    response: 'TrainingJob',
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/models/status',
+    summary: "The user's models and their training counts",
+    tag: 'training',
+    auth: true,
+    response: 'ModelsStatus',
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/queue/user/status',
+    summary: "The user's pending, running and total tasks",
+    tag: 'queue',
+    auth: true,
+    response: 'UserQueueStatus',
+    errors: [401],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/queue/submit',
+    summary: 'Queue a task (training; generation is not available yet)',
+    tag: 'queue',
+    auth: true,
+    body: 'QueueSubmitRequest',
+    response: 'QueueTask',
+    status: 201,
+    errors: [401, 403, 404, 409, 422, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/queue/training/start-queued',
+    summary: 'Queue a training with a priority',
+    tag: 'queue',
+    auth: true,
+    body: 'StartTrainingRequest',
+    response: 'QueueTask',
+    status: 201,
+    errors: [401, 403, 404, 409, 422, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/queue/generation/start-queued',
+    summary: 'Queue a generation (not available yet: always 422)',
+    tag: 'queue',
+    auth: true,
+    response: 'QueueTask',
+    status: 201,
+    errors: [401, 422],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/queue/status/{id}',
+    summary: "One of the user's tasks, with its place in line",
+    tag: 'queue',
+    auth: true,
+    response: 'QueueTask',
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/queue/cancel/{id}',
+    summary: 'Cancel a task that has not started (its training slot comes back)',
+    tag: 'queue',
+    auth: true,
+    response: 'QueueTask',
+    errors: [401, 404, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/queue/status',
+    summary: 'Every task queue: counts, workers, estimated wait',
+    tag: 'queue',
+    auth: true,
+    response: 'QueueOverview',
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/queue/monitor/health',
+    summary: 'Queue health: 200 healthy, 503 degraded (same body)',
+    tag: 'queue',
+    auth: true,
+    response: 'QueueHealth',
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/queue/cost/projection',
+    summary: 'Monthly GPU cost at the rate the fleet really ran, against an always-on GPU',
+    tag: 'queue',
+    auth: true,
+    response: 'CostProjection',
+    errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/api/v1/queue/estimate/wait-time/{task_type}/{priority}',
+    summary: 'How long a task of this type and priority would wait if submitted now',
+    tag: 'queue',
+    auth: true,
+    response: 'WaitTimeEstimate',
+    errors: [401, 404],
+  },
 ];
 
 function components(schemas: Record<string, z.ZodType>, io: 'input' | 'output') {
@@ -183,6 +365,23 @@ function components(schemas: Record<string, z.ZodType>, io: 'input' | 'output') 
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
   }).schemas;
+}
+
+function parameters(route: RouteDoc): { parameters?: object[] } {
+  const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const inQuery = (route.query ?? []).map((name) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+  }));
+  const all = [...inPath, ...inQuery];
+  return all.length ? { parameters: all } : {};
 }
 
 const ref = (name: Component) => ({
@@ -198,6 +397,7 @@ export function buildOpenApiDocument(version: string): object {
       summary: route.summary,
       tags: [route.tag],
       security: route.auth ? [{ bearer: [] }] : [],
+      ...parameters(route),
       ...(route.body ? { requestBody: { required: true, content: ref(route.body) } } : {}),
       responses: {
         [route.status ?? 200]: { description: 'Success', content: ref(route.response) },

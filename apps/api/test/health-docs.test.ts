@@ -112,10 +112,20 @@ describe('OpenAPI', () => {
       '/api/v1/auth/reset-password',
       '/api/v1/users/profile',
       '/health',
+      '/api/v1/training/start',
+      '/api/v1/training/jobs/{id}',
+      '/models/status',
+      '/models/training-status',
+      '/api/v1/queue/submit',
+      '/api/v1/queue/cancel/{id}',
+      '/api/v1/queue/estimate/wait-time/{task_type}/{priority}',
     ]) {
       expect(res.body.paths).toHaveProperty([path]);
     }
     expect(res.body.components.schemas.User.properties).toHaveProperty('credits_balance');
+    expect(res.body.components.schemas.TrainingJob.properties).toHaveProperty(
+      'progress_percentage',
+    );
   });
 
   it('renders the docs page', async () => {

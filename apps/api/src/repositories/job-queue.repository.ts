@@ -1,18 +1,44 @@
 import {
+  BULL_PRIORITY,
   JOB_NAMES,
   QUEUES,
+  TASK_PRIORITIES,
+  TASK_QUEUES,
+  TASK_TYPES,
   ZCheckPhotoJobSchema,
   ZRejudgePhotoSetJobSchema,
+  ZTrainModelJobSchema,
   type CheckPhotoJob,
+  type TaskPriority,
+  type TaskType,
 } from '@studioshot/contracts';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
+/** What a task queue holds right now, from BullMQ's own counters. */
+export interface QueueCounts {
+  /** Waiting to run, every priority (BullMQ's wait list and prioritized set together). */
+  waiting: number;
+  active: number;
+  delayed: number;
+  completed: number;
+  failed: number;
+  /** Workers connected to this queue (BullMQ names their Redis connections). */
+  workers: number;
+}
+
+export type WaitingJobRemoval = 'removed' | 'locked' | 'missing';
+
 /** The producer side of the background jobs: payloads are validated before they leave. */
 export class JobQueueRepository {
   private readonly photoChecks: Queue;
+  private readonly taskQueues: Record<TaskType, Queue>;
 
-  constructor(connection: Redis, prefix: string) {
+  constructor(
+    private readonly connection: Redis,
+    prefix: string,
+    private readonly options: { trainingAttempts: number },
+  ) {
     this.photoChecks = new Queue(QUEUES.photoChecks, {
       connection,
       prefix,
@@ -23,6 +49,21 @@ export class JobQueueRepository {
         removeOnFail: { age: 24 * 3600 },
       },
     });
+    const taskQueue = (type: TaskType) =>
+      new Queue(TASK_QUEUES[type], {
+        connection,
+        prefix,
+        // Kept long enough for the monitor's counts and for a look at what failed.
+        defaultJobOptions: {
+          removeOnComplete: { age: 24 * 3600 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        },
+      });
+    this.taskQueues = {
+      training: taskQueue('training'),
+      generation: taskQueue('generation'),
+      batch_generation: taskQueue('batch_generation'),
+    };
   }
 
   /** One job per photo; the photo id as job id makes a repeated enqueue a no-op. */
@@ -47,7 +88,136 @@ export class JobQueueRepository {
     return job ? { data: job.data as unknown, state: await job.getState() } : undefined;
   }
 
+  /**
+   * Queues a training run. The task id is the job id, so enqueueing a task twice (a retried
+   * request, the re-enqueue at start) adds one job.
+   */
+  async enqueueTraining(taskId: string, priority: TaskPriority): Promise<void> {
+    const payload = ZTrainModelJobSchema.parse({ task_id: taskId });
+    await this.taskQueues.training.add(JOB_NAMES.trainModel, payload, {
+      jobId: taskId,
+      priority: BULL_PRIORITY[priority],
+      attempts: this.options.trainingAttempts,
+      backoff: { type: 'exponential', delay: 10_000 },
+    });
+  }
+
+  /** Takes a task's job out of its queue unless a worker holds it. */
+  async removeWaitingJob(type: TaskType, taskId: string): Promise<WaitingJobRemoval> {
+    const queue = this.taskQueues[type];
+    if (!(await queue.getJob(taskId))) return 'missing';
+    // BullMQ refuses (0) while a worker holds the job's lock: it is running.
+    return (await queue.remove(taskId)) === 1 ? 'removed' : 'locked';
+  }
+
+  /**
+   * Jobs a waiting task's job will run after, or null when it is not waiting in line (running,
+   * backing off before a retry, finished, gone). Workers take BullMQ's plain wait list first,
+   * then the prioritized set in score order (priority, then arrival), so a rank there plus the
+   * wait list's length is the exact position, in one round trip. ZRANK is O(log n); the wait list
+   * stays empty (every task is added with a priority), so reading it costs nothing.
+   */
+  async waitingPosition(type: TaskType, taskId: string): Promise<number | null> {
+    const queue = this.taskQueues[type];
+    const replies = await this.connection
+      .multi()
+      .zrank(queue.toKey('prioritized'), taskId)
+      .llen(queue.toKey('wait'))
+      .lpos(queue.toKey('wait'), taskId)
+      .exec();
+    const [rank, waitLength, waitIndex] = (replies ?? []).map(([error, value]) => {
+      if (error) throw error;
+      return value as number | null;
+    });
+    if (typeof rank === 'number') return (waitLength ?? 0) + rank;
+    // The wait list is consumed from its tail: everything nearer the tail runs first.
+    if (typeof waitIndex === 'number') return (waitLength ?? 0) - 1 - waitIndex;
+    return null;
+  }
+
+  async counts(type: TaskType): Promise<QueueCounts> {
+    const queue = this.taskQueues[type];
+    const [counts, workers] = await Promise.all([
+      queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'completed', 'failed'),
+      queue.getWorkersCount(),
+    ]);
+    const count = (state: string) => counts[state] ?? 0;
+    return {
+      waiting: count('wait') + count('prioritized'),
+      active: count('active'),
+      delayed: count('delayed'),
+      completed: count('completed'),
+      failed: count('failed'),
+      workers,
+    };
+  }
+
+  /** Waiting jobs a new job of this priority would run after: equal or better priority. */
+  async jobsAheadOf(type: TaskType, priority: TaskPriority): Promise<number> {
+    // Priority 0 is BullMQ's plain wait list, which workers take before any prioritized job.
+    const levels = [0, ...TASK_PRIORITIES.map((p) => BULL_PRIORITY[p])].filter(
+      (level) => level <= BULL_PRIORITY[priority],
+    );
+    const perLevel = await this.taskQueues[type].getCountsPerPriority(levels);
+    return Object.values(perLevel).reduce((sum, n) => sum + n, 0);
+  }
+
+  /**
+   * Seconds the longest-waiting job of a queue has waited since it was added, or null when none
+   * waits. Within one priority jobs wait in arrival order, so the oldest is the first of some
+   * priority level (or the tail of the plain wait list): at most four jobs are looked at.
+   */
+  async oldestWaitingSeconds(type: TaskType): Promise<number | null> {
+    const queue = this.taskQueues[type];
+    const pipeline = this.connection.pipeline().lindex(queue.toKey('wait'), -1);
+    for (const level of TASK_PRIORITIES.map((p) => BULL_PRIORITY[p])) {
+      // BullMQ scores a prioritized job priority * 2^32 + its arrival counter.
+      pipeline.zrangebyscore(
+        queue.toKey('prioritized'),
+        level * 0x100000000,
+        (level + 1) * 0x100000000 - 1,
+        'LIMIT',
+        0,
+        1,
+      );
+    }
+    const ids = ((await pipeline.exec()) ?? []).flatMap(([error, value]) => {
+      if (error) throw error;
+      if (Array.isArray(value)) return value as string[];
+      return typeof value === 'string' ? [value] : [];
+    });
+    const jobs = await Promise.all(ids.map((id) => queue.getJob(id)));
+    const added = jobs.flatMap((job) => (job ? [job.timestamp] : []));
+    if (added.length === 0) return null;
+    return Math.max(0, Math.round((Date.now() - Math.min(...added)) / 1000));
+  }
+
+  /**
+   * Running jobs whose lock has lapsed: their worker died or hangs, and BullMQ's stalled-job
+   * check has not yet put them back in line. A worker renews the lock while it runs a job.
+   */
+  async stalledJobs(type: TaskType): Promise<number> {
+    const queue = this.taskQueues[type];
+    const active = await queue.getRanges(['active'], 0, 999);
+    if (active.length === 0) return 0;
+    const pipeline = this.connection.pipeline();
+    for (const id of active) pipeline.exists(`${queue.toKey(id)}:lock`);
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.filter(([error, exists]) => !error && exists === 0).length;
+  }
+
+  /** Round trip to Redis, in milliseconds. */
+  async pingMs(): Promise<number> {
+    const started = performance.now();
+    await this.connection.ping();
+    return Math.round((performance.now() - started) * 10) / 10;
+  }
+
   async close(): Promise<void> {
-    await this.photoChecks.close();
+    await Promise.all(
+      [this.photoChecks, ...TASK_TYPES.map((type) => this.taskQueues[type])].map((queue) =>
+        queue.close(),
+      ),
+    );
   }
 }

@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 
 const CHECK_TIMEOUT_MS = 2000;
 
-function within<T>(promise: Promise<T>): Promise<T> {
+/** A check that has not answered in two seconds counts as down. */
+export function within<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([
     promise,
     new Promise<T>((_, reject) =>

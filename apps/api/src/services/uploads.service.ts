@@ -5,12 +5,14 @@ import {
   ZPhotoVerdictSchema,
   type UploadedPhoto,
   type UploadSessionStatus,
+  type UserModel,
 } from '@studioshot/contracts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type {
+  Model,
   Photo,
   UploadSession,
   UploadsRepository,
@@ -191,18 +193,9 @@ export class UploadsService {
     };
   }
 
-  async userModels(userId: string) {
+  async userModels(userId: string): Promise<{ models: UserModel[] }> {
     const models = await this.deps.uploads.listModels(userId);
-    return {
-      models: models.map((m) => ({
-        id: m.id,
-        name: m.name,
-        model_type: m.model_type,
-        status: m.status,
-        trigger_word: m.trigger_word,
-        created_at: m.created_at.toISOString(),
-      })),
-    };
+    return { models: models.map(toUserModel) };
   }
 
   /** The thumbnail of a photo, for a request carrying that photo's image token. */
@@ -238,6 +231,18 @@ export class UploadsService {
       created_at: photo.created_at.toISOString(),
     };
   }
+}
+
+/** The Model entity of the spec, derived from the row. */
+export function toUserModel(model: Model): UserModel {
+  return {
+    id: model.id,
+    name: model.name,
+    model_type: model.model_type,
+    status: model.status,
+    trigger_word: model.trigger_word,
+    created_at: model.created_at.toISOString(),
+  };
 }
 
 function effectiveStatus(session: UploadSession): 'uploading' | 'completed' | 'expired' {

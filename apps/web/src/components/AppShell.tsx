@@ -9,6 +9,12 @@ import { Toaster } from './Toaster';
 const SessionExpiryNotice = lazy(() =>
   import('../features/auth/SessionExpiryNotice').then((m) => ({ default: m.SessionExpiryNotice })),
 );
+// Training status banner, realtime channel and job poll: signed-in visitors only, too.
+const TrainingGlobal = lazy(() =>
+  import('../features/training/TrainingStatusBanner').then((m) => ({
+    default: m.TrainingGlobal,
+  })),
+);
 
 /** A thin bar while a route's code or data loads. */
 function NavigationProgress() {
@@ -26,7 +32,7 @@ function NavigationProgress() {
 }
 
 export function AppShell() {
-  const { status } = useSession();
+  const { status, user } = useSession();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -37,6 +43,12 @@ export function AppShell() {
       </a>
       <NavigationProgress />
       <SiteHeader />
+      {status === 'authenticated' && (
+        <Suspense fallback={null}>
+          {/* A different account signing in (another tab) starts afresh. */}
+          <TrainingGlobal key={user?.id ?? user?.email} />
+        </Suspense>
+      )}
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         <Outlet />
       </main>

@@ -1,7 +1,9 @@
 import type { User } from '@studioshot/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FREE_SUBSCRIPTION, pricingAnswer, subscriptionAnswer } from '../features/payments/testing';
+import { JOB_ID, trainingJob, userModel } from '../features/training/testing';
+import { FakeWebSocket } from '../test/fake-websocket';
 import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
@@ -9,12 +11,63 @@ afterEach(() => vi.useRealTimers());
 
 type Handlers = Parameters<typeof stubApi>[0];
 
+const QUEUE_ANSWERS: Handlers = {
+  'GET /api/v1/queue/user/status': () => [
+    200,
+    { pending_tasks: 1, running_tasks: 2, total_tasks: 3 },
+  ],
+  'GET /api/v1/queue/cost/projection': () => [
+    200,
+    {
+      projected_monthly_cost: 12.5,
+      always_on_cost: 1130,
+      savings_percent: 98.9,
+      efficiency_rating: 'excellent',
+      gpu_seconds_last_30_days: 5400,
+      gpu_hourly_rate: 2.5,
+    },
+  ],
+  'GET /api/v1/queue/status': () => [
+    200,
+    {
+      queues: [
+        {
+          task_type: 'training',
+          queue: 't',
+          waiting: 4,
+          active: 1,
+          delayed: 0,
+          completed: 9,
+          failed: 0,
+          workers: 2,
+          estimated_wait_seconds: 600,
+        },
+        {
+          task_type: 'generation',
+          queue: 'g',
+          waiting: 9,
+          active: 3,
+          delayed: 0,
+          completed: 9,
+          failed: 0,
+          workers: 5,
+          estimated_wait_seconds: 20,
+        },
+      ],
+      checked_at: '2026-11-22T12:00:00.000Z',
+    },
+  ],
+};
+
 function dashboard(user: Partial<User>, extra: Handlers = {}) {
   signIn(user);
   const fetchMock = stubApi({
     'GET /api/v1/users/profile': () => [200, { ...TEST_USER, ...user }],
     'GET /api/v1/payments/subscription': () => [200, FREE_SUBSCRIPTION],
     'GET /api/v1/payments/pricing': () => [200, pricingAnswer()],
+    'GET /api/v1/upload/user-models': () => [200, { models: [] }],
+    'GET /api/v1/training/jobs': () => [200, { jobs: [] }],
+    ...QUEUE_ANSWERS,
     ...extra,
   });
   const router = renderApp('/dashboard');
@@ -241,5 +294,240 @@ describe('dashboard credits and training', () => {
     fireEvent.click(await screen.findByRole('button', { name: /Generate Premium Headshots/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
     expect(await screen.findByRole('region', { name: 'Need Credits' })).toBeTruthy();
+  });
+});
+
+const PAID: Partial<User> = {
+  plan_type: 'professional',
+  training_limit: 5,
+  models_trained: 1,
+  credits_balance: 10,
+};
+
+const modelsSection = () => screen.findByRole('region', { name: /^Trained Models/ });
+const modelItem = async (name: string) =>
+  within(await modelsSection()).findByRole('article', { name });
+
+describe('dashboard trained models', () => {
+  it('says Loading your dashboard... until the profile arrives', async () => {
+    signIn(PAID);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>(() => undefined)),
+    );
+    renderApp('/dashboard');
+    expect(await screen.findByText('Loading your dashboard...')).toBeTruthy();
+    expect(screen.getByText('Loading your models...')).toBeTruthy();
+    expect(screen.getByText('Loading queue status...')).toBeTruthy();
+  });
+
+  it('lists a ready model: badge, type, date, short id; Generate Headshots goes to /generate', async () => {
+    const { router } = dashboard(PAID, {
+      'GET /api/v1/upload/user-models': () => [
+        200,
+        { models: [userModel({ status: 'completed' })] },
+      ],
+    });
+    const item = await modelItem('Ada Portraits');
+    expect(within(item).getByText('Ready')).toBeTruthy();
+    expect(within(item).getByText('lora')).toBeTruthy();
+    expect(within(item).getByText('Created November 20, 2026')).toBeTruthy();
+    expect(within(item).getByText(JOB_ID.slice(0, 8))).toBeTruthy();
+    expect(within(item).queryByText('Need credits')).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'All models ready!' })).toBeTruthy();
+    fireEvent.click(within(item).getByRole('button', { name: 'Generate Headshots' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/generate'));
+    expect(router.state.location.state).toEqual({ modelId: JOB_ID });
+  });
+
+  it('without credits: a Need credits hint, and generating leads to /pricing', async () => {
+    const { router } = dashboard(
+      { ...PAID, credits_balance: 0 },
+      {
+        'GET /api/v1/upload/user-models': () => [
+          200,
+          { models: [userModel({ status: 'completed' })] },
+        ],
+      },
+    );
+    const item = await modelItem('Ada Portraits');
+    expect(within(item).getByText('Need credits')).toBeTruthy();
+    expect(screen.getByText('(0 credits remaining)')).toBeTruthy();
+    fireEvent.click(within(item).getByRole('button', { name: 'Generate Headshots' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+    expect(router.state.location.state).toMatchObject({ reason: 'credits' });
+  });
+
+  it('a model in training: a live pill to /training/{id}, Training... and the 15-30 minutes banner', async () => {
+    const { router } = dashboard(PAID, {
+      'GET /api/v1/upload/user-models': () => [200, { models: [userModel()] }],
+      'GET /api/v1/training/jobs': () => [200, { jobs: [trainingJob({ progress: 40 })] }],
+      [`GET /api/v1/training/jobs/${JOB_ID}`]: () => [200, trainingJob({ progress: 40 })],
+    });
+    const item = await modelItem('Ada Portraits');
+    expect(within(item).getByText('Training')).toBeTruthy();
+    const busy = within(item).getByRole('button', { name: 'Training...' }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    expect(screen.getByRole('heading', { name: 'Training in progress' })).toBeTruthy();
+    expect(screen.getByText(/15-30 minutes/)).toBeTruthy();
+
+    const pills = within(await modelsSection()).getByRole('list', { name: 'Models in training' });
+    const pill = await within(pills).findByRole('link', { name: /Training Ada Portraits/ });
+    await waitFor(() => expect(pill.textContent).toContain('40%'));
+
+    // A push moves the percent at once.
+    act(() => FakeWebSocket.latest().serverAccept());
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    act(() =>
+      FakeWebSocket.latest().serverSend({ type: 'training', job: trainingJob({ progress: 65 }) }),
+    );
+    await waitFor(() => expect(pill.textContent).toContain('65%'));
+
+    fireEvent.click(pill);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/training/${JOB_ID}`));
+    expect(router.state.location.state).toEqual({ from: 'models' });
+  });
+
+  it('a failed model: Failed badge, the reason, and a retry path to /upload', async () => {
+    const { router } = dashboard(PAID, {
+      'GET /api/v1/upload/user-models': () => [200, { models: [userModel({ status: 'failed' })] }],
+      'GET /api/v1/training/jobs': () => [
+        200,
+        { jobs: [trainingJob({ status: 'failed', error_message: 'Too few usable photos' })] },
+      ],
+    });
+    const item = await modelItem('Ada Portraits');
+    expect(within(item).getByText('Failed')).toBeTruthy();
+    expect(await within(item).findByText('Training failed: Too few usable photos')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'A model failed to train' })).toBeTruthy();
+    fireEvent.click(within(item).getByRole('link', { name: 'Retry Training' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+  });
+
+  it('no models: No Trained Models Yet, and Train Your First Model follows eligibility', async () => {
+    const { router } = dashboard({ ...PAID, models_trained: 0 });
+    const section = await modelsSection();
+    expect(
+      await within(section).findByRole('heading', { name: 'No Trained Models Yet' }),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Generate Premium Headshots/ })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Model status' })).toBeNull();
+    fireEvent.click(within(section).getByRole('button', { name: 'Train Your First Model' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+  });
+
+  it('free plan: Train Your First Model goes to /pricing', async () => {
+    const { router } = dashboard({});
+    fireEvent.click(
+      await within(await modelsSection()).findByRole('button', { name: 'Train Your First Model' }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+  });
+
+  it('at the limit: Train New Model is disabled with the limit tooltip', async () => {
+    dashboard(
+      { ...PAID, models_trained: 5 },
+      {
+        'GET /api/v1/upload/user-models': () => [
+          200,
+          { models: [userModel({ status: 'completed' })] },
+        ],
+      },
+    );
+    await modelItem('Ada Portraits');
+    const button = within(await modelsSection()).getByRole('button', {
+      name: 'Train New Model',
+    }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    const tooltip = 'Plan limit reached (5 models max). Upgrade your plan to train more.';
+    expect(button.parentElement?.getAttribute('title')).toBe(tooltip);
+    expect(
+      document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent,
+    ).toBe(tooltip);
+    expect(screen.getByText('Plan limit reached (5 models max)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Upgrade Plan to Train More' })).toBeTruthy();
+  });
+
+  it('premium at the limit: Premium plan - Maximum models reached', async () => {
+    dashboard({ plan_type: 'premium', training_limit: 10, models_trained: 10, credits_balance: 9 });
+    expect(await screen.findByText('Premium plan - Maximum models reached')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Upgrade Plan to Train More' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '+ Train New Model' })).toBeNull();
+  });
+
+  it('shows the error banner when the models cannot load, and retries', async () => {
+    let fail = true;
+    dashboard(PAID, {
+      'GET /api/v1/upload/user-models': () =>
+        fail ? [500, {}] : [200, { models: [userModel({ status: 'completed' })] }],
+    });
+    const alert = await screen.findByRole('alert', {}, { timeout: 6000 });
+    expect(alert.textContent).toContain('Failed to load your models. Please try again.');
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await modelItem('Ada Portraits')).toBeTruthy();
+  });
+
+  it('refreshes the models every 10 s and 2 s after trainingStatusChanged', async () => {
+    const { fetchMock } = dashboard(PAID);
+    await within(await modelsSection()).findByRole('heading', { name: 'No Trained Models Yet' });
+    const modelCalls = () =>
+      fetchMock.mock.calls.filter(([url]) => String(url) === '/api/v1/upload/user-models').length;
+    const first = modelCalls();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    await waitFor(() => expect(modelCalls()).toBeGreaterThan(first));
+
+    const before = modelCalls();
+    act(() => void window.dispatchEvent(new Event('trainingStatusChanged')));
+    await act(() => vi.advanceTimersByTimeAsync(1_900));
+    expect(modelCalls()).toBe(before);
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    await waitFor(() => expect(modelCalls()).toBe(before + 1));
+  });
+});
+
+describe('dashboard GPU cost and queue panel', () => {
+  const panel = () => screen.findByRole('region', { name: 'GPU Cost & Queue' });
+
+  it('shows the user tasks, the cost projection and the shared queue, every 30 s', async () => {
+    const { fetchMock } = dashboard(PAID);
+    const queue = await panel();
+    expect(await within(queue).findByText('$12.50')).toBeTruthy();
+    expect(within(queue).getByText('vs $1,130.00 always-on')).toBeTruthy();
+    expect(within(queue).getByText('98.9% saved with on-demand GPUs')).toBeTruthy();
+    expect(within(queue).getByText('Efficiency: Excellent')).toBeTruthy();
+    expect(within(queue).getByText(/1 h 30 min/)).toBeTruthy();
+    expect(within(queue).getByText('Pending').nextElementSibling?.textContent).toBe('1');
+    expect(within(queue).getByText('Running').nextElementSibling?.textContent).toBe('2');
+    expect(within(queue).getByText('Total').nextElementSibling?.textContent).toBe('3');
+    expect(
+      await within(queue).findByText(
+        'Training queue: 4 waiting · 1 training now · 2 GPU workers online · wait for a new training about 10 min',
+      ),
+    ).toBeTruthy();
+
+    const costCalls = () =>
+      fetchMock.mock.calls.filter(([url]) => String(url) === '/api/v1/queue/cost/projection')
+        .length;
+    const before = costCalls();
+    await act(() => vi.advanceTimersByTimeAsync(29_000));
+    expect(costCalls()).toBe(before);
+    await act(() => vi.advanceTimersByTimeAsync(1_500));
+    await waitFor(() => expect(costCalls()).toBe(before + 1));
+  });
+
+  it('queue not ready: Queue system initializing...', async () => {
+    dashboard(PAID, {
+      'GET /api/v1/queue/user/status': () => [
+        503,
+        { detail: 'Queue system initializing...', code: 'service_unavailable' },
+      ],
+      'GET /api/v1/queue/cost/projection': () => [503, {}],
+    });
+    const queue = await panel();
+    expect(
+      (await within(queue).findAllByText('Queue system initializing...', {}, { timeout: 8000 }))
+        .length,
+    ).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
-import { MESSAGES } from '@studioshot/contracts';
-import { useState } from 'react';
+import { MESSAGES } from '@studioshot/contracts/messages';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Spinner } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
@@ -7,14 +7,33 @@ import { signOut } from '../features/auth/session-actions';
 import { useSession } from '../features/auth/session-store';
 import { planLabel } from '../features/payments/catalogue';
 import { generateEligibility, trainingEligibility } from '../features/payments/eligibility';
-import { useProfile } from '../features/payments/hooks';
+import { PROFILE_QUERY_KEY, useProfile } from '../features/payments/hooks';
 import { LowCreditBanner } from '../features/payments/LowCreditBanner';
 import { SubscriptionManager } from '../features/payments/SubscriptionManager';
 import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
+import { QueuePanel } from '../features/queue/QueuePanel';
+import {
+  useTrainingJobs,
+  useTrainingStatusChanged,
+  useUserModels,
+} from '../features/training/hooks';
+import { AlertCircleIcon, CheckCircleIcon, SparkIcon } from '../features/training/icons';
+import { TrainedModels } from '../features/training/TrainedModels';
+import { USER_MODELS_KEY } from '../features/training/training-cache';
+import {
+  dashboardBanner,
+  mergeModels,
+  type DashboardBanner,
+} from '../features/training/training-logic';
+import { errorMessage } from '../lib/api-client';
 import { welcomeName } from '../lib/display-name';
+import { queryClient } from '../lib/query-client';
 
-/** The dashboard refreshes the profile every 10 s (api spec, section 7.2). */
-const PROFILE_REFRESH_MS = 10_000;
+/** The dashboard refreshes the profile and models every 10 s (api spec, sections 7.2 and 9). */
+const DASHBOARD_REFRESH_MS = 10_000;
+/** Refresh 2 s after a training change (api spec 9), on trainingStatusChanged. */
+const TRAINING_CHANGE_REFRESH_MS = 2_000;
+const MODELS_LOAD_FAILED = 'Failed to load your models. Please try again.';
 
 function limitText(plan: string | null | undefined, limit: number): string {
   return plan === 'premium'
@@ -22,12 +41,85 @@ function limitText(plan: string | null | undefined, limit: number): string {
     : `Plan limit reached (${limit} models max)`;
 }
 
+function ErrorBanner({ messages, onRetry }: { messages: string[]; onRetry: () => void }) {
+  if (messages.length === 0) return null;
+  return (
+    <div
+      role="alert"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+    >
+      <span>{messages.join(' ')}</span>
+      <button type="button" className="font-medium underline underline-offset-4" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+/** The models banner (product spec): training active, or 'All models ready!'. */
+function ModelsBanner({ banner }: { banner: DashboardBanner }) {
+  if (!banner) return null;
+  const look =
+    banner.kind === 'training'
+      ? {
+          tone: 'border-accent-200 bg-accent-50',
+          icon: <SparkIcon className="size-6 shrink-0 animate-pulse text-accent-700" />,
+          title:
+            banner.count === 1 ? 'Training in progress' : `${banner.count} models are training`,
+          body: 'Your AI model is training. This typically takes 15-30 minutes; we will let you know when it is ready.',
+        }
+      : banner.kind === 'failed'
+        ? {
+            tone: 'border-red-200 bg-red-50',
+            icon: <AlertCircleIcon className="size-6 shrink-0 text-red-700" />,
+            title:
+              banner.count === 1
+                ? 'A model failed to train'
+                : `${banner.count} models failed to train`,
+            body: 'See the reason below, then try again with a new upload.',
+          }
+        : {
+            tone: 'border-emerald-200 bg-emerald-50',
+            icon: <CheckCircleIcon className="size-6 shrink-0 text-emerald-700" />,
+            title: 'All models ready!',
+            body: 'Generate professional headshots with any of your models.',
+          };
+  return (
+    <section
+      aria-label="Model status"
+      className={`flex items-start gap-3 rounded-2xl border px-5 py-4 ${look.tone}`}
+    >
+      {look.icon}
+      <div className="min-w-0">
+        <h2 className="font-display text-lg font-semibold text-stone-950">{look.title}</h2>
+        <p className="mt-0.5 text-sm text-stone-700">{look.body}</p>
+      </div>
+    </section>
+  );
+}
+
 export function Component() {
   const { user } = useSession();
   const navigate = useNavigate();
-  const profile = useProfile({ refetchInterval: PROFILE_REFRESH_MS });
+  const profile = useProfile({ refetchInterval: DASHBOARD_REFRESH_MS });
+  const models = useUserModels({ refetchInterval: DASHBOARD_REFRESH_MS });
+  const jobs = useTrainingJobs();
   const [bannerDismissed, setBannerDismissed] = useState(false);
   const [limitModalOpen, setLimitModalOpen] = useState(false);
+  const tooltipId = useId();
+
+  // A training just finished: models_trained and the model list change on the server.
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(refreshTimer.current ?? undefined), []);
+  useTrainingStatusChanged(
+    useCallback(() => {
+      clearTimeout(refreshTimer.current ?? undefined);
+      refreshTimer.current = setTimeout(() => {
+        void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
+        void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+      }, TRAINING_CHANGE_REFRESH_MS);
+    }, []),
+  );
 
   const logout = async () => {
     // Start leaving first: the protection wrapper leaves a page that is navigating away alone.
@@ -39,9 +131,15 @@ export function Component() {
   const trained = account?.models_trained ?? 0;
   const limit = account?.training_limit ?? 0;
   const credits = account?.credits_balance ?? 0;
+  const hasCredits = credits > 0;
   // The stored user is the last profile the server sent: good enough until the fresh one arrives.
   const training = trainingEligibility(account);
+  const atLimit = training.kind === 'limit';
   const limitTooltip = `Plan limit reached (${limit} models max). Upgrade your plan to train more.`;
+
+  const rows = mergeModels(models.data ?? [], jobs.data ?? []);
+  const modelsExist = rows.length > 0 || trained > 0;
+  const firstReady = rows.find((row) => row.status === 'completed');
 
   const train = () => {
     if (training.kind === 'upload') void navigate('/upload');
@@ -49,9 +147,18 @@ export function Component() {
     else void navigate('/pricing');
   };
 
-  const generate = () => {
-    const target = generateEligibility(account);
+  const generate = (modelId?: string) => {
+    const target = generateEligibility(account, modelId);
     void navigate(target.to, { state: target.state });
+  };
+
+  const errors = [
+    profile.isError && !profile.data ? MESSAGES.profileLoadFailed : null,
+    models.isError && !models.data ? errorMessage(models.error, MODELS_LOAD_FAILED) : null,
+  ].filter((message): message is string => message !== null);
+  const retry = () => {
+    if (profile.isError) void profile.refetch();
+    if (models.isError) void models.refetch();
   };
 
   const stats = account
@@ -71,7 +178,7 @@ export function Component() {
     : [];
 
   return (
-    <section className="mx-auto max-w-5xl px-4 py-12 sm:px-6 sm:py-16">
+    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
       <title>Dashboard · Studioshot</title>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
@@ -93,14 +200,16 @@ export function Component() {
                 <span className="text-sm text-stone-600">
                   {limitText(account?.plan_type, limit)}
                 </span>
-                <button
-                  type="button"
-                  onClick={train}
-                  title={limitTooltip}
-                  className={buttonClass('primary')}
-                >
-                  Upgrade Plan to Train More
-                </button>
+                {account.plan_type !== 'premium' && (
+                  <button
+                    type="button"
+                    onClick={train}
+                    title={limitTooltip}
+                    className={buttonClass('primary')}
+                  >
+                    Upgrade Plan to Train More
+                  </button>
+                )}
               </div>
             ) : null)}
           <button type="button" onClick={() => void logout()} className={buttonClass('secondary')}>
@@ -117,30 +226,19 @@ export function Component() {
         />
       )}
 
-      <div className="mt-8" aria-live="polite">
-        {profile.isError && !profile.data ? (
-          <div
-            role="alert"
-            className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-          >
-            <span>{MESSAGES.profileLoadFailed}</span>
-            <button
-              type="button"
-              className="font-medium underline underline-offset-4"
-              onClick={() => void profile.refetch()}
-            >
-              Retry
-            </button>
-          </div>
+      <div className="mt-6 space-y-4 empty:hidden" aria-live="polite">
+        {errors.length > 0 ? (
+          <ErrorBanner messages={errors} onRetry={retry} />
         ) : profile.isPending ? (
           <p className="flex items-center gap-2 text-sm text-stone-600">
             <Spinner className="size-4" /> Loading your dashboard...
           </p>
         ) : null}
+        <ModelsBanner banner={dashboardBanner(rows)} />
       </div>
 
       {stats.length > 0 && (
-        <dl className="mt-4 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <dl className="mt-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           {stats.map((stat) => (
             <div key={stat.label} className={`${cardClass} flex min-w-0 flex-col p-4 sm:p-5`}>
               <dt className="order-2 mt-1 text-sm text-stone-600">{stat.label}</dt>
@@ -155,8 +253,31 @@ export function Component() {
         </dl>
       )}
 
-      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[1.4fr_1fr]">
-        <SubscriptionManager />
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[1.6fr_1fr]">
+        <TrainedModels
+          rows={rows}
+          loading={models.isPending || jobs.isPending}
+          hasCredits={hasCredits}
+          onGenerate={generate}
+          onTrainFirst={train}
+          trainAction={
+            atLimit && rows.length > 0 ? (
+              <span title={limitTooltip} className="inline-flex">
+                <button
+                  type="button"
+                  disabled
+                  aria-describedby={tooltipId}
+                  className={buttonClass('secondary', 'sm')}
+                >
+                  Train New Model
+                </button>
+                <span id={tooltipId} className="sr-only">
+                  {limitTooltip}
+                </span>
+              </span>
+            ) : undefined
+          }
+        />
 
         <section aria-labelledby="quick-actions-heading" className={`${cardClass} p-6`}>
           <h2
@@ -169,7 +290,7 @@ export function Component() {
             <button
               type="button"
               onClick={train}
-              title={training.kind === 'limit' ? limitTooltip : undefined}
+              title={atLimit ? limitTooltip : undefined}
               className={`${buttonClass(training.kind === 'upload' ? 'primary' : 'secondary')} w-full`}
             >
               {training.kind === 'pricing'
@@ -178,14 +299,14 @@ export function Component() {
                   ? 'Plan limit reached - upgrade for more models'
                   : 'Train New Model'}
             </button>
-            {trained > 0 && (
+            {modelsExist && (
               <button
                 type="button"
-                onClick={generate}
-                className={`${buttonClass('secondary')} w-full ${credits <= 0 ? 'opacity-60' : ''}`}
+                onClick={() => generate(firstReady?.id)}
+                className={`${buttonClass('secondary')} w-full flex-wrap ${hasCredits ? '' : 'opacity-60'}`}
               >
                 Generate Premium Headshots
-                {credits <= 0 && (
+                {!hasCredits && (
                   <span className="text-xs font-normal text-stone-500">(0 credits remaining)</span>
                 )}
               </button>
@@ -200,20 +321,9 @@ export function Component() {
         </section>
       </div>
 
-      <div className={`${cardClass} mt-6 p-6 sm:p-8`}>
-        <p className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase">
-          Coming soon
-        </p>
-        <h2 className="mt-2 font-display text-2xl font-semibold text-stone-950">
-          Your models and headshots
-        </h2>
-        <p className="mt-3 text-stone-700">
-          This part of the dashboard arrives in a coming release.
-        </p>
-        <p className="mt-2 text-sm text-stone-500">
-          Your trained models, their training status, the GPU queue and cost panel, and your
-          generation history will live here.
-        </p>
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
+        <SubscriptionManager />
+        <QueuePanel />
       </div>
 
       <TrainingLimitModal

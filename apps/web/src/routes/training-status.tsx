@@ -1,12 +1,24 @@
-import { useParams } from 'react-router';
-import { ComingSoon } from '../components/ComingSoon';
+import { useLocation, useParams } from 'react-router';
+import { TrainingLiveView } from '../features/training/TrainingLiveView';
 
-export function Component() {
-  const { sessionId } = useParams();
+function openedFromModelList(state: unknown): boolean {
   return (
-    <ComingSoon
-      title="Training Status"
-      summary={`Live progress for training ${sessionId ?? ''}: percent done, photos used and minutes remaining.`}
-    />
+    typeof state === 'object' && state !== null && (state as { from?: unknown }).from === 'models'
+  );
+}
+
+/** /training/{id}: live status of a training, by job id or upload session id. */
+export function Component() {
+  const { sessionId = '' } = useParams();
+  const location = useLocation();
+  return (
+    <>
+      <title>Training Status · Studioshot</title>
+      <TrainingLiveView
+        key={sessionId}
+        id={sessionId}
+        fromModelList={openedFromModelList(location.state)}
+      />
+    </>
   );
 }

@@ -67,9 +67,10 @@ export function stubApi(handlers: Record<string, Handler>) {
   return fetchMock;
 }
 
-export function renderApp(path: string) {
+/** Renders the whole app at `entry`: a path, or a path with navigation state. */
+export function renderApp(entry: string | { pathname: string; search?: string; state?: unknown }) {
   restoreSession();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { initialEntries: [entry] });
   setSessionNavigator((to) => void router.navigate(to));
   setSessionExpiredHandler(endExpiredSession);
   render(

@@ -1,7 +1,7 @@
 import type { UploadedPhoto } from '@studioshot/contracts';
 import { useId } from 'react';
 import { Spinner } from '../../components/PageState';
-import { ProgressBar } from './ProgressBar';
+import { ProgressBar } from '../../components/ProgressBar';
 import { AlertIcon, CheckIcon, CrossIcon, DashIcon, PhotoIcon, TrashIcon } from './icons';
 import {
   failedChecks,

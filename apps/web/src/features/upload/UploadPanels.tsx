@@ -4,7 +4,7 @@ import { buttonClass, cardClass } from '../../components/ui';
 import { MAX_PHOTOS, MIN_PHOTOS, RECOMMENDED_MIN_PX } from './constants';
 import { slotsLeft, type UploadProfile } from './eligibility';
 import { CheckIcon, CrossIcon } from './icons';
-import { ProgressBar } from './ProgressBar';
+import { ProgressBar } from '../../components/ProgressBar';
 import type { setSummary } from './photo-state';
 
 type Summary = ReturnType<typeof setSummary>;

@@ -9,7 +9,7 @@ import type { UploadProfile } from './eligibility';
 import { PhotoIcon } from './icons';
 import { LocalPhotoCard, UploadedPhotoCard } from './PhotoCards';
 import { setSummary } from './photo-state';
-import { ProgressBar } from './ProgressBar';
+import { ProgressBar } from '../../components/ProgressBar';
 import { Notice, Requirements, SetSummary, UploadCompletePanel } from './UploadPanels';
 import type { UploadFlow } from './use-upload-flow';
 

@@ -1,0 +1,221 @@
+import type { Db, TaskPriority, TaskStatus } from '@studioshot/db';
+import { sql } from 'kysely';
+
+/** A training task with its model and its photo count: everything a TrainingJob shows. */
+export interface TrainingJobRow {
+  id: string;
+  user_id: string;
+  status: TaskStatus;
+  progress: number;
+  message: string | null;
+  error_message: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  session_id: string | null;
+  model_name: string;
+  artifact_key: string | null;
+  training_photos: number;
+}
+
+/** Trainings are bounded by the plan's limit; cancelled ones add a few more at most. */
+const MAX_LISTED_JOBS = 100;
+
+export type CreateTrainingOutcome =
+  | { created: true; taskId: string }
+  | {
+      created: false;
+      reason:
+        | 'session_not_found'
+        | 'session_not_ready'
+        | 'session_already_trained'
+        | 'no_plan'
+        | 'limit_reached';
+    };
+
+/** Training runs: a `tasks` row of type training and its `models` row, sharing one id. */
+export class TrainingRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Creates a training in one transaction: the session is locked (two starts from one session
+   * cannot both pass), the training slot is taken by a conditional update (concurrent starts
+   * never exceed the limit), then the model, its task and the session's link to them are written.
+   */
+  async create(input: {
+    userId: string;
+    sessionId: string;
+    name: string;
+    triggerWord: string;
+    modelType: string;
+    priority: TaskPriority;
+    message: string;
+  }): Promise<CreateTrainingOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      const session = await trx
+        .selectFrom('upload_sessions')
+        .select(['status', 'training_id'])
+        .where('id', '=', input.sessionId)
+        .where('user_id', '=', input.userId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!session) return { created: false, reason: 'session_not_found' };
+      if (session.status !== 'completed') return { created: false, reason: 'session_not_ready' };
+      if (session.training_id) return { created: false, reason: 'session_already_trained' };
+
+      const reserved = await trx
+        .updateTable('users')
+        .set({ models_trained: sql`models_trained + 1`, updated_at: sql`now()` })
+        .where('id', '=', input.userId)
+        .whereRef('models_trained', '<', 'training_limit')
+        .returning('id')
+        .executeTakeFirst();
+      if (!reserved) {
+        const user = await trx
+          .selectFrom('users')
+          .select('training_limit')
+          .where('id', '=', input.userId)
+          .executeTakeFirstOrThrow();
+        return { created: false, reason: user.training_limit <= 0 ? 'no_plan' : 'limit_reached' };
+      }
+
+      const model = await trx
+        .insertInto('models')
+        .values({
+          user_id: input.userId,
+          session_id: input.sessionId,
+          name: input.name,
+          model_type: input.modelType,
+          trigger_word: input.triggerWord,
+          status: 'pending',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('tasks')
+        .values({
+          id: model.id,
+          user_id: input.userId,
+          task_type: 'training',
+          priority: input.priority,
+          status: 'queued',
+          model_id: model.id,
+          params: JSON.stringify({ session_id: input.sessionId }),
+          message: input.message,
+        })
+        .execute();
+      await trx
+        .updateTable('upload_sessions')
+        .set({ training_id: model.id })
+        .where('id', '=', input.sessionId)
+        .execute();
+      return { created: true, taskId: model.id };
+    });
+  }
+
+  /**
+   * Ends a training that never ran (cancelled, or never queued): the task takes `status`, the
+   * model fails, the slot goes back and the session is free to train again. Only a task still
+   * waiting (queued or pending) is touched; answers whether it was.
+   */
+  async release(
+    taskId: string,
+    outcome: { status: 'cancelled' | 'failed'; error: string },
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const task = await trx
+        .updateTable('tasks')
+        .set({
+          status: outcome.status,
+          error_message: outcome.error,
+          message: outcome.error,
+          completed_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', taskId)
+        .where('task_type', '=', 'training')
+        .where('status', 'in', ['queued', 'pending'])
+        .returning(['user_id', 'model_id'])
+        .executeTakeFirst();
+      if (!task) return false;
+      if (task.model_id) {
+        // The session link goes (the task's params keep it), so the same photos can train again.
+        await trx
+          .updateTable('models')
+          .set({ status: 'failed', session_id: null, updated_at: sql`now()` })
+          .where('id', '=', task.model_id)
+          .execute();
+      }
+      await trx
+        .updateTable('users')
+        .set({ models_trained: sql`greatest(models_trained - 1, 0)`, updated_at: sql`now()` })
+        .where('id', '=', task.user_id)
+        .execute();
+      await trx
+        .updateTable('upload_sessions')
+        .set({ training_id: null })
+        .where('training_id', '=', taskId)
+        .execute();
+      return true;
+    });
+  }
+
+  /** The user's training jobs, newest first; or only the one named by a task or session id. */
+  async listJobs(userId: string, only?: { taskOrSessionId: string }): Promise<TrainingJobRow[]> {
+    let query = this.jobsQuery().where('t.user_id', '=', userId);
+    if (only) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('t.id', '=', only.taskOrSessionId),
+          eb(sql`t.params->>'session_id'`, '=', only.taskOrSessionId),
+        ]),
+      );
+    }
+    return query
+      .orderBy('t.created_at', 'desc')
+      .limit(only ? 1 : MAX_LISTED_JOBS)
+      .execute();
+  }
+
+  /** One training job by task id, whoever it belongs to (for the /ws relay). */
+  findJob(taskId: string): Promise<TrainingJobRow | undefined> {
+    return this.jobsQuery().where('t.id', '=', taskId).executeTakeFirst();
+  }
+
+  /** Trainings committed but perhaps never handed to the queue (the API stopped in between). */
+  async queuedTaskIds(): Promise<{ id: string; priority: TaskPriority }[]> {
+    return this.db
+      .selectFrom('tasks')
+      .select(['id', 'priority'])
+      .where('task_type', '=', 'training')
+      .where('status', '=', 'queued')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  private jobsQuery() {
+    return this.db
+      .selectFrom('tasks as t')
+      .innerJoin('models as m', 'm.id', 't.model_id')
+      .where('t.task_type', '=', 'training')
+      .select([
+        't.id',
+        't.user_id',
+        't.status',
+        't.progress',
+        't.message',
+        't.error_message',
+        't.created_at',
+        't.started_at',
+        't.completed_at',
+        'm.name as model_name',
+        'm.artifact_key',
+        sql<string | null>`t.params->>'session_id'`.as('session_id'),
+        // Usable photos of the session: what the model learns from.
+        sql<number>`(
+          SELECT count(*)::int FROM photos p
+          WHERE p.session_id = (t.params->>'session_id')::uuid AND p.usable
+        )`.as('training_photos'),
+      ]);
+  }
+}

@@ -1,0 +1,266 @@
+import {
+  FINAL_TASK_STATUSES,
+  MESSAGES,
+  TASK_QUEUES,
+  TASK_TYPES,
+  type QueueSubmitRequest,
+  type QueueTask,
+  type TaskPriority,
+  type TaskType,
+  type ZCostProjectionSchema,
+  type ZQueueHealthSchema,
+  type ZQueueOverviewSchema,
+  type ZUserQueueStatusSchema,
+  type ZWaitTimeEstimateSchema,
+} from '@studioshot/contracts';
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
+import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
+import type { TrainingEventsRepository } from '../repositories/training-events.repository.js';
+import type { TrainingRepository } from '../repositories/training.repository.js';
+import { within } from './health.service.js';
+import type { TrainingService } from './training.service.js';
+
+/** Run times assumed until a type has completed tasks to take a median of (the spec's copy). */
+const TYPICAL_RUN_SECONDS: Record<TaskType, number> = {
+  training: 15 * 60,
+  generation: 3 * 60,
+  batch_generation: 10 * 60,
+};
+/** The cost projection looks back this far and projects a month of the same. */
+const PROJECTION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Efficiency by savings against an always-on GPU: at least this many percent earns the rating. */
+const EFFICIENCY_RATINGS = [
+  [75, 'excellent'],
+  [50, 'good'],
+  [25, 'fair'],
+] as const;
+/** The monitor calls a queue degraded once a job has waited longer than this. */
+const MAX_HEALTHY_WAIT_SECONDS = 60 * 60;
+
+export type CostProjection = z.infer<typeof ZCostProjectionSchema>;
+export type QueueOverview = z.infer<typeof ZQueueOverviewSchema>;
+export type QueueHealth = z.infer<typeof ZQueueHealthSchema>;
+export type WaitTimeEstimate = z.infer<typeof ZWaitTimeEstimateSchema>;
+
+/** The task queue of spec 7.7: the user's tasks and the fleet's queues. */
+export class QueueService {
+  constructor(
+    private readonly deps: {
+      tasks: TasksRepository;
+      training: TrainingRepository;
+      trainingService: TrainingService;
+      jobs: JobQueueRepository;
+      events: TrainingEventsRepository;
+      gpuHourlyRate: number;
+      alwaysOnMonthlyCost: number;
+    },
+  ) {}
+
+  /** Queues a task. Training is the one type the fleet runs so far; generation comes later. */
+  async submit(userId: string, request: QueueSubmitRequest): Promise<QueueTask> {
+    if (request.task_type !== 'training')
+      throw new AppError('validation_error', MESSAGES.taskTypeUnavailable);
+    const job = await this.deps.trainingService.start(userId, {
+      ...request.params,
+      priority: request.priority,
+    });
+    return this.task(userId, job.id);
+  }
+
+  async userStatus(userId: string): Promise<z.infer<typeof ZUserQueueStatusSchema>> {
+    const counts = await this.deps.tasks.countsForUser(userId);
+    return {
+      pending_tasks: counts.waiting,
+      running_tasks: counts.running,
+      total_tasks: counts.total,
+    };
+  }
+
+  /** One of the user's tasks, with its place in line while it waits. */
+  async task(userId: string, taskId: string): Promise<QueueTask> {
+    return this.toQueueTask(await this.ownedTask(userId, taskId));
+  }
+
+  /**
+   * Cancels a task that has not started: its job leaves the queue first (BullMQ refuses while a
+   * worker holds it, which counts as started), then the task and its model end and the training
+   * slot goes back. A training that has started cannot be stopped (spec: /training/start).
+   */
+  async cancel(userId: string, taskId: string): Promise<QueueTask> {
+    const task = await this.ownedTask(userId, taskId);
+    refuseUnlessWaiting(task);
+    const removal = await this.deps.jobs.removeWaitingJob(task.task_type, task.id);
+    if (removal === 'locked') throw new AppError('conflict', MESSAGES.trainingNotCancellable);
+    const released = await this.deps.training.release(task.id, {
+      status: 'cancelled',
+      error: 'Cancelled',
+    });
+    const current = await this.ownedTask(userId, taskId);
+    // A worker took it between the read above and the release: answer for what it is now.
+    if (!released) refuseUnlessWaiting(current);
+    if (released) await this.deps.events.announce(task.id);
+    return this.toQueueTask(current);
+  }
+
+  /**
+   * What the fleet would cost for a month at the rate it really ran: GPU seconds billed by tasks
+   * that finished in the last 30 days, priced per GPU hour and scaled to 30 days when the history
+   * is shorter (but never from less than a day, so one early task does not project a fortune).
+   */
+  async costProjection(): Promise<CostProjection> {
+    const { seconds, since } = await this.deps.tasks.gpuSecondsSince(PROJECTION_DAYS);
+    const coveredDays = since
+      ? Math.min(PROJECTION_DAYS, Math.max(1, (Date.now() - since.getTime()) / DAY_MS))
+      : PROJECTION_DAYS;
+    const projected = (seconds / 3600) * this.deps.gpuHourlyRate * (PROJECTION_DAYS / coveredDays);
+    const alwaysOn = this.deps.alwaysOnMonthlyCost;
+    const savings = Math.min(100, Math.max(0, (1 - projected / alwaysOn) * 100));
+    return {
+      projected_monthly_cost: roundTo(projected, 2),
+      always_on_cost: alwaysOn,
+      savings_percent: roundTo(savings, 1),
+      efficiency_rating: EFFICIENCY_RATINGS.find(([atLeast]) => savings >= atLeast)?.[1] ?? 'poor',
+      gpu_seconds_last_30_days: roundTo(seconds, 1),
+      gpu_hourly_rate: this.deps.gpuHourlyRate,
+    };
+  }
+
+  /**
+   * How long a task submitted now would wait: the waiting tasks that run before it (equal or
+   * better priority) times the median run time of its type, shared among the connected workers.
+   */
+  async estimateWait(type: TaskType, priority: TaskPriority): Promise<WaitTimeEstimate> {
+    const [jobsAhead, counts, median] = await Promise.all([
+      this.deps.jobs.jobsAheadOf(type, priority),
+      this.deps.jobs.counts(type),
+      this.medianRunSeconds(type),
+    ]);
+    return {
+      task_type: type,
+      priority,
+      jobs_ahead: jobsAhead,
+      workers: counts.workers,
+      median_duration_seconds: median,
+      estimated_wait_seconds: waitSeconds(jobsAhead, median, counts.workers),
+    };
+  }
+
+  async overview(): Promise<QueueOverview> {
+    const queues = await Promise.all(
+      TASK_TYPES.map(async (type) => {
+        const [counts, median] = await Promise.all([
+          this.deps.jobs.counts(type),
+          this.medianRunSeconds(type),
+        ]);
+        return {
+          task_type: type,
+          queue: TASK_QUEUES[type],
+          ...counts,
+          estimated_wait_seconds: waitSeconds(counts.waiting, median, counts.workers),
+        };
+      }),
+    );
+    return { queues, checked_at: new Date().toISOString() };
+  }
+
+  /**
+   * Degraded when Redis does not answer, when jobs wait with no worker to take them, when a
+   * running job's worker stopped renewing its lock, or when a job has waited over an hour.
+   */
+  async health(): Promise<QueueHealth> {
+    const checkedAt = new Date().toISOString();
+    let latency: number;
+    try {
+      latency = await within(this.deps.jobs.pingMs());
+    } catch {
+      return {
+        status: 'degraded',
+        redis: { up: false, latency_ms: null },
+        queues: [],
+        issues: ['Redis does not answer'],
+        checked_at: checkedAt,
+      };
+    }
+    const issues: string[] = [];
+    const queues = await Promise.all(
+      TASK_TYPES.map(async (type) => {
+        const [counts, stalled, oldest] = await Promise.all([
+          this.deps.jobs.counts(type),
+          this.deps.jobs.stalledJobs(type),
+          this.deps.jobs.oldestWaitingSeconds(type),
+        ]);
+        const name = TASK_QUEUES[type];
+        if (counts.waiting > 0 && counts.workers === 0)
+          issues.push(`${name}: ${counts.waiting} waiting and no worker connected`);
+        if (stalled > 0) issues.push(`${name}: ${stalled} running without a live worker`);
+        if (oldest !== null && oldest > MAX_HEALTHY_WAIT_SECONDS)
+          issues.push(`${name}: a job has waited ${Math.round(oldest / 60)} minutes`);
+        return {
+          task_type: type,
+          queue: name,
+          workers: counts.workers,
+          waiting: counts.waiting,
+          active: counts.active,
+          failed: counts.failed,
+          stalled,
+          oldest_waiting_seconds: oldest,
+        };
+      }),
+    );
+    return {
+      status: issues.length === 0 ? 'healthy' : 'degraded',
+      redis: { up: true, latency_ms: latency },
+      queues,
+      issues,
+      checked_at: checkedAt,
+    };
+  }
+
+  private async medianRunSeconds(type: TaskType): Promise<number> {
+    const median = await this.deps.tasks.medianRunSeconds(type);
+    return Math.round(median ?? TYPICAL_RUN_SECONDS[type]);
+  }
+
+  private async ownedTask(userId: string, taskId: string): Promise<Task> {
+    const task = await this.deps.tasks.findForUser(userId, taskId);
+    if (!task) throw new AppError('not_found', MESSAGES.taskNotFound);
+    return task;
+  }
+
+  private async toQueueTask(task: Task): Promise<QueueTask> {
+    const waiting = task.status === 'queued' || task.status === 'pending';
+    return {
+      id: task.id,
+      task_id: task.id,
+      task_type: task.task_type,
+      priority: task.priority,
+      status: task.status,
+      progress: task.progress,
+      message: task.message,
+      error_message: task.error_message,
+      created_at: task.created_at.toISOString(),
+      started_at: task.started_at?.toISOString() ?? null,
+      completed_at: task.completed_at?.toISOString() ?? null,
+      position: waiting ? await this.deps.jobs.waitingPosition(task.task_type, task.id) : null,
+    };
+  }
+}
+
+function refuseUnlessWaiting(task: Task): void {
+  if (FINAL_TASK_STATUSES.includes(task.status))
+    throw new AppError('conflict', MESSAGES.taskNotCancellable);
+  if (task.status === 'running') throw new AppError('conflict', MESSAGES.trainingNotCancellable);
+}
+
+/** null while no worker is connected: nothing would run the task. */
+function waitSeconds(jobsAhead: number, medianSeconds: number, workers: number): number | null {
+  return workers === 0 ? null : Math.round((jobsAhead * medianSeconds) / workers);
+}
+
+function roundTo(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+}

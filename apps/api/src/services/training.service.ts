@@ -1,0 +1,181 @@
+import {
+  MESSAGES,
+  type ErrorCode,
+  type ModelsStatus,
+  type StartTrainingRequest,
+  type StartTrainingResponse,
+  type TaskStatus,
+  type TrainingJob,
+  type TrainingStatus,
+} from '@studioshot/contracts';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
+import type {
+  CreateTrainingOutcome,
+  TrainingJobRow,
+  TrainingRepository,
+} from '../repositories/training.repository.js';
+import type { UploadsRepository } from '../repositories/uploads.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import { toUserModel } from './uploads.service.js';
+
+/** What a training says until a worker takes it. */
+const QUEUED_MESSAGE = 'Waiting for a GPU worker';
+
+/** The training job status the client reads, from its task's status (spec 4). */
+const TRAINING_STATUS: Record<TaskStatus, TrainingStatus> = {
+  pending: 'pending',
+  queued: 'pending',
+  running: 'training',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'failed',
+};
+
+type Refusal = Extract<CreateTrainingOutcome, { created: false }>['reason'];
+const REFUSALS: Record<Refusal, [ErrorCode, string]> = {
+  session_not_found: ['not_found', MESSAGES.sessionNotFound],
+  session_not_ready: ['conflict', MESSAGES.sessionNotReady],
+  session_already_trained: ['conflict', MESSAGES.sessionAlreadyTrained],
+  // The same eligibility answers as creating an upload session.
+  no_plan: ['forbidden', MESSAGES.planRequired],
+  limit_reached: ['forbidden', MESSAGES.trainingLimit],
+};
+
+export class TrainingService {
+  constructor(
+    private readonly deps: {
+      training: TrainingRepository;
+      uploads: UploadsRepository;
+      users: UsersRepository;
+      jobs: JobQueueRepository;
+      /** The engine that will train: recorded as the model's model_type. */
+      modelType: string;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Starts training a model on a completed upload session: every way in (training start,
+   * /models/start-training, queue submit, start-queued) ends here. The rows are committed before
+   * the job is queued; should queueing fail the training is released again (slot included) and
+   * the caller told to retry, and should the API stop in between, `requeueWaiting` at the next
+   * start queues it.
+   */
+  async start(userId: string, request: StartTrainingRequest): Promise<StartTrainingResponse> {
+    if (request.user_id !== undefined && request.user_id !== userId)
+      throw new AppError('forbidden', MESSAGES.trainingForAnotherUser);
+    const outcome = await this.deps.training.create({
+      userId,
+      sessionId: request.session_id,
+      name: request.model_name,
+      triggerWord: request.trigger_word,
+      modelType: this.deps.modelType,
+      priority: request.priority,
+      message: QUEUED_MESSAGE,
+    });
+    if (!outcome.created) throw new AppError(...REFUSALS[outcome.reason]);
+    try {
+      await this.deps.jobs.enqueueTraining(outcome.taskId, request.priority);
+    } catch (error) {
+      this.deps.logger.error({ err: error, taskId: outcome.taskId }, 'could not queue a training');
+      // Should the release fail too, the task stays queued and the next start queues it.
+      await this.deps.training
+        .release(outcome.taskId, { status: 'failed', error: MESSAGES.queueInitializing })
+        .catch((releaseError: unknown) =>
+          this.deps.logger.error(
+            { err: releaseError, taskId: outcome.taskId },
+            'could not release an unqueued training',
+          ),
+        );
+      throw new AppError('service_unavailable', MESSAGES.queueInitializing);
+    }
+    const job = await this.job(userId, outcome.taskId);
+    return { ...job, message: job.message ?? QUEUED_MESSAGE };
+  }
+
+  /** Queues every training still waiting in Postgres; their task ids make this idempotent. */
+  async requeueWaiting(): Promise<number> {
+    const waiting = await this.deps.training.queuedTaskIds();
+    for (const task of waiting) await this.deps.jobs.enqueueTraining(task.id, task.priority);
+    return waiting.length;
+  }
+
+  async jobs(userId: string): Promise<TrainingJob[]> {
+    const rows = await this.deps.training.listJobs(userId);
+    const now = Date.now();
+    return rows.map((row) => toTrainingJob(row, now));
+  }
+
+  /** One of the user's jobs, by its id or by the id of the upload session it trains on. */
+  async job(userId: string, taskOrSessionId: string): Promise<TrainingJob> {
+    const [row] = await this.deps.training.listJobs(userId, { taskOrSessionId });
+    if (!row) throw new AppError('not_found', MESSAGES.trainingNotFound);
+    return toTrainingJob(row, Date.now());
+  }
+
+  /** The named job, else the user's latest. */
+  async latest(userId: string, trainingId?: string): Promise<TrainingJob> {
+    if (trainingId) return this.job(userId, trainingId);
+    const [row] = await this.deps.training.listJobs(userId);
+    if (!row) throw new AppError('not_found', MESSAGES.trainingNotFound);
+    return toTrainingJob(row, Date.now());
+  }
+
+  /** A job and its owner, whoever that is: for relaying changes to the owner's sockets only. */
+  async jobForRelay(taskId: string): Promise<{ userId: string; job: TrainingJob } | undefined> {
+    const row = await this.deps.training.findJob(taskId);
+    return row ? { userId: row.user_id, job: toTrainingJob(row, Date.now()) } : undefined;
+  }
+
+  async modelsStatus(userId: string): Promise<ModelsStatus> {
+    const [user, models] = await Promise.all([
+      this.deps.users.findByIdForDisplay(userId),
+      this.deps.uploads.listModels(userId),
+    ]);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    const count = (...statuses: string[]) =>
+      models.filter((m) => statuses.includes(m.status)).length;
+    return {
+      models: models.map(toUserModel),
+      total: models.length,
+      completed: count('completed'),
+      in_progress: count('pending', 'training'),
+      failed: count('failed'),
+      models_trained: user.models_trained,
+      training_limit: user.training_limit,
+    };
+  }
+}
+
+export function toTrainingJob(row: TrainingJobRow, now: number): TrainingJob {
+  return {
+    id: row.id,
+    training_id: row.id,
+    model_id: row.id,
+    session_id: row.session_id,
+    model_name: row.model_name,
+    name: row.model_name,
+    status: TRAINING_STATUS[row.status],
+    task_status: row.status,
+    progress: row.progress,
+    progress_percentage: row.progress,
+    message: row.message,
+    created_at: row.created_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    completed_at: row.completed_at?.toISOString() ?? null,
+    estimated_completion: estimatedCompletion(row, now),
+    training_photos: row.training_photos,
+    error_message: row.error_message,
+    model_path: row.artifact_key,
+  };
+}
+
+/** A running job's finish, extrapolated from how long its progress so far took. */
+function estimatedCompletion(row: TrainingJobRow, now: number): string | null {
+  if (row.status !== 'running' || !row.started_at || row.progress <= 0) return null;
+  const started = row.started_at.getTime();
+  const total = ((now - started) * 100) / row.progress;
+  return new Date(started + total).toISOString();
+}

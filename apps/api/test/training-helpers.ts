@@ -1,0 +1,107 @@
+import { QUEUES, type StartTrainingResponse } from '@studioshot/contracts';
+import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { bearer, registerUser, type TestApp } from './helpers.js';
+
+export type TestUser = Awaited<ReturnType<typeof registerUser>> & { id: string; token: string };
+
+/** A user who may train `slots` models: bought training slots, granted the way a payment grants them. */
+export async function trainingUser(t: TestApp, slots = 1): Promise<TestUser> {
+  const user = await registerUser(t);
+  const id = (user.res.body as { user: { id: string } }).user.id;
+  await t.c.db
+    .updateTable('users')
+    .set({ training_limit: slots, extra_training_slots: slots })
+    .where('id', '=', id)
+    .execute();
+  return { ...user, id, token: user.tokens.access_token };
+}
+
+/**
+ * An upload session as the upload flow leaves it once POST /upload/complete accepted it: closed,
+ * with `usable` checked photos (the photo files themselves play no part in starting a training).
+ */
+export async function completedSession(
+  t: TestApp,
+  userId: string,
+  options: { usable?: number; unusable?: number; status?: 'completed' | 'uploading' } = {},
+): Promise<string> {
+  const { usable = 10, unusable = 0, status = 'completed' } = options;
+  const session = await t.c.db
+    .insertInto('upload_sessions')
+    .values({
+      user_id: userId,
+      session_type: 'training',
+      expected_files: usable + unusable,
+      status,
+      expires_at: new Date(Date.now() + 3600_000),
+      completed_at: status === 'completed' ? new Date() : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const photos = Array.from({ length: usable + unusable }, (_, i) => {
+    const key = `photos/${userId}/${session.id}/${randomUUID()}`;
+    return {
+      session_id: session.id,
+      user_id: userId,
+      original_filename: `selfie-${i}.jpg`,
+      original_key: `${key}/original.jpg`,
+      optimized_key: `${key}/optimized.jpg`,
+      thumbnail_key: `${key}/thumbnail.jpg`,
+      mime_type: 'image/jpeg',
+      width: 1024,
+      height: 1024,
+      size_bytes: 200_000,
+      content_hash: randomUUID(),
+      check_status: 'done' as const,
+      usable: i < usable,
+    };
+  });
+  if (photos.length) await t.c.db.insertInto('photos').values(photos).execute();
+  return session.id;
+}
+
+export async function startTraining(
+  t: TestApp,
+  user: TestUser,
+  sessionId: string,
+  body: Record<string, unknown> = {},
+): Promise<StartTrainingResponse> {
+  const res = await t.request
+    .post('/api/v1/training/start')
+    .set(bearer(user.token))
+    .send({ model_name: 'My headshots', session_id: sessionId, ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as StartTrainingResponse;
+}
+
+/** The training queue as the API fills it, read with BullMQ itself. */
+export function trainingQueue(t: TestApp): Queue {
+  return new Queue(QUEUES.training, {
+    connection: t.c.redis,
+    prefix: `${t.c.env.REDIS_PREFIX}bull`,
+  });
+}
+
+export async function rowCounts(t: TestApp) {
+  const count = async (table: 'tasks' | 'models') =>
+    Number(
+      (
+        await t.c.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return { tasks: await count('tasks'), models: await count('models') };
+}
+
+export async function modelsTrained(t: TestApp, userId: string): Promise<number> {
+  const user = await t.c.db
+    .selectFrom('users')
+    .select('models_trained')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return user.models_trained;
+}

@@ -1,0 +1,320 @@
+import {
+  QUEUES,
+  WS_CLOSE,
+  ZTrainingJobSchema,
+  ZTrainModelJobSchema,
+  type TrainingJob,
+  type WsServerMessage,
+} from '@studioshot/contracts';
+import { Worker, type Job } from 'bullmq';
+import { sql } from 'kysely';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createHttpServer } from '../src/server.js';
+import { signAccessToken } from '../src/services/tokens.js';
+import type { TrainingFeed } from '../src/ws/training-feed.js';
+import { bearer, createTestApp, type TestApp } from './helpers.js';
+import {
+  completedSession,
+  startTraining,
+  trainingUser,
+  type TestUser,
+} from './training-helpers.js';
+
+let t: TestApp;
+let feed: TrainingFeed;
+let close: () => Promise<void>;
+let origin: string;
+let address: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ WEB_ORIGINS: 'https://app.studioshot.example' });
+  const http = createHttpServer(t.c);
+  feed = http.feed;
+  await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', resolve));
+  const { port } = http.server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+  address = `ws://127.0.0.1:${port}/ws`;
+  close = () =>
+    new Promise((resolve) => {
+      feed.close();
+      http.server.close(() => resolve());
+      http.server.closeAllConnections();
+    });
+});
+afterAll(async () => {
+  await close();
+  await t.close();
+});
+
+/** A browser-like client: it records every message and how the socket ended. */
+class Client {
+  readonly socket: WebSocket;
+  readonly messages: { at: number; message: WsServerMessage }[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters: (() => void)[] = [];
+
+  constructor(options: { origin?: string; path?: string } = {}) {
+    this.socket = new WebSocket(address.replace('/ws', options.path ?? '/ws'), {
+      origin: options.origin ?? origin,
+    });
+    this.socket.on('message', (data) => {
+      this.messages.push({
+        at: performance.now(),
+        message: JSON.parse(String(data)) as WsServerMessage,
+      });
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) =>
+      this.socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    );
+  }
+
+  opened(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.socket.once('open', () => resolve());
+      this.socket.once('error', reject);
+    });
+  }
+
+  send(message: unknown): void {
+    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** Resolves with the first message (from `from` on) that passes `test`. */
+  async next<T extends WsServerMessage>(
+    test: (m: WsServerMessage) => m is T,
+    from = 0,
+    timeoutMs = 5000,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.messages.slice(from).find((m) => test(m.message));
+      if (found) return found.message as T;
+      if (Date.now() > deadline)
+        throw new Error(`no such message in ${JSON.stringify(this.messages)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  trainingMessages(): TrainingJob[] {
+    return this.messages.flatMap(({ message }) =>
+      message.type === 'training' ? [ZTrainingJobSchema.parse(message.job)] : [],
+    );
+  }
+}
+
+const isReady = (m: WsServerMessage): m is Extract<WsServerMessage, { type: 'ready' }> =>
+  m.type === 'ready';
+const isTraining = (m: WsServerMessage): m is Extract<WsServerMessage, { type: 'training' }> =>
+  m.type === 'training';
+
+async function signedIn(user: TestUser, options: { origin?: string } = {}): Promise<Client> {
+  const client = new Client(options);
+  await client.opened();
+  client.send({ type: 'auth', token: user.token });
+  await client.next(isReady);
+  return client;
+}
+
+describe('/ws authentication', () => {
+  it("authenticates with the first message and answers ready with the user's id", async () => {
+    const user = await trainingUser(t);
+    const client = new Client();
+    await client.opened();
+    client.send({ type: 'auth', token: user.token });
+    expect(await client.next(isReady)).toEqual({ type: 'ready', user_id: user.id });
+    client.send({ type: 'ping' });
+    await client.next((m): m is { type: 'pong' } => m.type === 'pong');
+    client.send({ type: 'auth', token: user.token });
+    expect(
+      await client.next((m): m is { type: 'error'; detail: string } => m.type === 'error'),
+    ).toEqual({
+      type: 'error',
+      detail: 'Already authenticated',
+    });
+    client.socket.close();
+  });
+
+  it('closes 4401 for a bad token, a revoked one, or a first message that is not auth', async () => {
+    const user = await trainingUser(t);
+    const forged = `${user.token.slice(0, -4)}AAAA`;
+    const signedOut = await trainingUser(t);
+    await t.request.post('/api/v1/auth/logout').set(bearer(signedOut.token)).send({}).expect(200);
+    for (const first of [
+      { type: 'auth', token: forged },
+      { type: 'auth', token: 'not.a.jwt' },
+      { type: 'auth', token: signedOut.token },
+      { type: 'ping' },
+      'not json',
+      { type: 'auth' },
+    ]) {
+      const client = new Client();
+      await client.opened();
+      client.send(first);
+      expect((await client.closed).code, JSON.stringify(first)).toBe(WS_CLOSE.unauthorized);
+      expect(client.messages).toEqual([]);
+    }
+  });
+
+  it('refuses pages from other origins with 4403, and accepts the configured ones', async () => {
+    const user = await trainingUser(t);
+    for (const foreign of ['https://evil.example', 'null', 'http://127.0.0.1:1']) {
+      const client = new Client({ origin: foreign });
+      await client.opened();
+      client.send({ type: 'auth', token: user.token });
+      expect((await client.closed).code).toBe(WS_CLOSE.forbiddenOrigin);
+      expect(client.messages).toEqual([]);
+    }
+    const configured = await signedIn(user, { origin: 'https://app.studioshot.example' });
+    configured.socket.close();
+  });
+
+  it('answers another path with 404', async () => {
+    const client = new Client({ path: '/socket' });
+    const status = await new Promise<number | undefined>((resolve) => {
+      client.socket.on('unexpected-response', (_req, res) => resolve(res.statusCode));
+      client.socket.on('error', () => resolve(undefined));
+    });
+    expect(status).toBe(404);
+  });
+
+  it('closes when the token expires, so the client signs in again', async () => {
+    const user = await trainingUser(t);
+    const shortLived = signAccessToken({ ...t.c.accessToken, ttlSeconds: 1 }, user.id, 'sid-short');
+    const client = new Client();
+    await client.opened();
+    client.send({ type: 'auth', token: shortLived });
+    await client.next(isReady);
+    const closed = await client.closed;
+    expect(closed).toEqual({ code: WS_CLOSE.unauthorized, reason: 'Token expired' });
+  });
+
+  it('closes 4408 when no auth message comes within 5 seconds', async () => {
+    const client = new Client();
+    await client.opened();
+    const started = Date.now();
+    const closed = await client.closed;
+    expect(closed.code).toBe(WS_CLOSE.authTimeout);
+    expect(Date.now() - started).toBeGreaterThan(4500);
+  }, 10_000);
+});
+
+describe('/ws training updates', () => {
+  it('pushes each change of a job to its owner only, from queued to completed, quickly', async () => {
+    const owner = await trainingUser(t);
+    const other = await trainingUser(t);
+    const ownerTab = await signedIn(owner);
+    const secondTab = await signedIn(owner);
+    const otherClient = await signedIn(other);
+
+    const sentAt = new Map<number, number>();
+    // Stands in for the GPU worker (tested in apps/worker): takes the job, writes the task row,
+    // then reports progress through BullMQ.
+    const worker = new Worker(
+      QUEUES.training,
+      async (job: Job) => {
+        const { task_id } = ZTrainModelJobSchema.parse(job.data);
+        const task = await t.c.db
+          .updateTable('tasks')
+          .set({ status: 'running', started_at: sql`now()`, attempts: sql`attempts + 1` })
+          .where('id', '=', task_id)
+          .returning('user_id')
+          .executeTakeFirstOrThrow();
+        await t.c.db
+          .updateTable('models')
+          .set({ status: 'training' })
+          .where('id', '=', task_id)
+          .execute();
+        for (const progress of [10, 30, 50, 70, 90]) {
+          await t.c.db
+            .updateTable('tasks')
+            .set({ progress, message: `Step ${progress}` })
+            .where('id', '=', task_id)
+            .execute();
+          sentAt.set(progress, performance.now());
+          await job.updateProgress({ task_id, user_id: task.user_id, progress, status: 'running' });
+          await new Promise((r) => setTimeout(r, 120));
+        }
+        await t.c.db
+          .updateTable('tasks')
+          .set({ status: 'completed', progress: 100, completed_at: sql`now()`, gpu_seconds: 2 })
+          .where('id', '=', task_id)
+          .execute();
+        await t.c.db
+          .updateTable('models')
+          .set({ status: 'completed', artifact_key: `models/${task_id}/model.json` })
+          .where('id', '=', task_id)
+          .execute();
+      },
+      {
+        connection: { ...t.c.redis.options, maxRetriesPerRequest: null },
+        prefix: `${t.c.env.REDIS_PREFIX}bull`,
+      },
+    );
+    try {
+      const job = await startTraining(t, owner, await completedSession(t, owner.id));
+      const done = await ownerTab.next(
+        (m): m is Extract<WsServerMessage, { type: 'training' }> =>
+          isTraining(m) && m.job.status === 'completed',
+        0,
+        10_000,
+      );
+      expect(done.job).toMatchObject({
+        id: job.id,
+        progress: 100,
+        model_path: `models/${job.id}/model.json`,
+      });
+      await secondTab.next(
+        (m): m is Extract<WsServerMessage, { type: 'training' }> =>
+          isTraining(m) && m.job.status === 'completed',
+      );
+
+      const seen = ownerTab.trainingMessages();
+      expect(seen.every((j) => j.id === job.id)).toBe(true);
+      // In order: progress never goes back.
+      const progress = seen.map((j) => j.progress);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(seen.some((j) => j.status === 'training' && j.progress === 50)).toBe(true);
+
+      // Engine progress to browser: the median under 250 ms.
+      const latencies = ownerTab.messages.flatMap(({ at, message }) => {
+        if (message.type !== 'training') return [];
+        const sent = sentAt.get(message.job.progress);
+        return sent === undefined || message.job.status !== 'training' ? [] : [at - sent];
+      });
+      expect(latencies.length).toBeGreaterThanOrEqual(3);
+      const sorted = [...latencies].sort((a, b) => a - b);
+      expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(250);
+
+      await new Promise((r) => setTimeout(r, 200));
+      expect(otherClient.trainingMessages()).toEqual([]);
+    } finally {
+      await worker.close();
+      for (const client of [ownerTab, secondTab, otherClient]) client.socket.close();
+    }
+  });
+
+  it('tells the owner when a waiting training is cancelled', async () => {
+    const owner = await trainingUser(t);
+    const client = await signedIn(owner);
+    const job = await startTraining(t, owner, await completedSession(t, owner.id));
+    const from = client.messages.length;
+    await t.request.delete(`/api/v1/queue/cancel/${job.id}`).set(bearer(owner.token)).expect(200);
+    const cancelled = await client.next(
+      (m): m is Extract<WsServerMessage, { type: 'training' }> =>
+        isTraining(m) && m.job.task_status === 'cancelled',
+      from,
+    );
+    expect(cancelled.job).toMatchObject({
+      id: job.id,
+      status: 'failed',
+      error_message: 'Cancelled',
+    });
+    client.socket.close();
+  });
+});

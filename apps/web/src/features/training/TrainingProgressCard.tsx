@@ -1,0 +1,125 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ProgressBar } from '../../components/ProgressBar';
+import { Spinner } from '../../components/PageState';
+import { buttonClass, cardClass } from '../../components/ui';
+import { ConnectionIndicator } from './ConnectionIndicator';
+import { StatusBadge } from './StatusBadge';
+import type { TrainingJob } from './training-api';
+import {
+  clampProgress,
+  displayName,
+  MIN_BAR_PERCENT,
+  minutesLabel,
+  minutesRemaining,
+  type ConnectionState,
+} from './training-logic';
+
+function Stat({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div className="min-w-0 rounded-xl bg-stone-50 px-4 py-3">
+      <dt className="text-xs font-medium tracking-wide text-stone-500 uppercase">{label}</dt>
+      <dd className="mt-1 font-medium break-words text-stone-900 tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+function startedLabel(job: TrainingJob): string {
+  if (!job.started_at) return job.status === 'pending' ? 'Waiting to start' : '—';
+  const date = new Date(job.started_at);
+  if (Number.isNaN(date.getTime())) return '—';
+  return date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+}
+
+/** What the engine is doing, or what to expect before it starts. */
+function stepMessage(job: TrainingJob): string {
+  if (job.message?.trim()) return job.message.trim();
+  return job.status === 'pending'
+    ? 'Waiting for a free GPU. Training starts in a moment.'
+    : 'Training your personal model...';
+}
+
+/**
+ * Live training status (product spec, /training/start and /training/{id}): progress bar
+ * (at least 5% wide), percent, current step, photo count, minutes remaining, connection
+ * indicator and Go to Dashboard.
+ */
+export function TrainingProgressCard({
+  job,
+  connection,
+  children,
+}: {
+  job: TrainingJob;
+  connection: ConnectionState;
+  /** Extra actions after Go to Dashboard. */
+  children?: ReactNode;
+}) {
+  const progress = clampProgress(job.progress);
+  const name = displayName(job);
+  const minutes = minutesRemaining(progress);
+  return (
+    <section aria-labelledby="training-progress-title" className={`${cardClass} p-6 sm:p-8`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase">
+            {job.status === 'pending' ? 'Queued' : 'Training in progress'}
+          </p>
+          <h2
+            id="training-progress-title"
+            className="mt-1 font-display text-2xl font-semibold break-words text-stone-950 sm:text-3xl"
+          >
+            {name}
+          </h2>
+        </div>
+        <div className="flex items-center gap-2">
+          <StatusBadge status={job.status} />
+          <ConnectionIndicator state={connection} />
+        </div>
+      </div>
+
+      <div className="mt-6 flex items-end justify-between gap-4">
+        <p className="font-display text-5xl font-semibold text-stone-950 tabular-nums">
+          {progress}%
+        </p>
+        <p className="pb-1.5 text-right text-sm text-stone-600">{minutesLabel(minutes)}</p>
+      </div>
+      <ProgressBar
+        className="mt-3"
+        size="lg"
+        value={progress}
+        minVisible={MIN_BAR_PERCENT}
+        label="Training progress"
+        valueText={`${progress}% complete`}
+      />
+      <p className="mt-3 flex items-center gap-2 text-sm text-stone-700" aria-live="polite">
+        <Spinner className="size-4 shrink-0 text-accent-600" />
+        <span className="min-w-0 break-words">{stepMessage(job)}</span>
+      </p>
+
+      <dl className="mt-6 grid gap-3 sm:grid-cols-3">
+        <Stat
+          label="Photos"
+          value={
+            job.training_photos > 0
+              ? `${job.training_photos} ${job.training_photos === 1 ? 'photo' : 'photos'}`
+              : '—'
+          }
+        />
+        <Stat label="Minutes remaining" value={minutes} />
+        <Stat label="Started" value={startedLabel(job)} />
+      </dl>
+
+      <p className="mt-6 text-sm text-stone-600">
+        Training cannot be stopped once started. You can leave this page: we will let you know when
+        your model is ready.
+      </p>
+
+      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
+        <Link to="/dashboard" className={buttonClass('primary')}>
+          Go to Dashboard
+        </Link>
+        {children}
+      </div>
+    </section>
+  );
+}
