@@ -1,9 +1,10 @@
 /**
  * Training on the fleet, measured end to end on the built API and worker (real Postgres, Redis,
  * BullMQ and the Python studio engine), one user training one model at a time:
- *  - start -> engine start: from sending POST /api/v1/training/start to the worker handing the
- *    job to a warm engine (an upper bound on enqueue -> engine start: it also counts the HTTP call
- *    and the start transaction). Target: median < 50 ms.
+ *  - enqueue -> engine start: from the job's creation in the API (BullMQ's job timestamp) to the
+ *    worker sending `start` to a warm engine (claim, photo download, spare hand-over included).
+ *    Target: median < 50 ms. Also from sending POST /api/v1/training/start, which adds the HTTP
+ *    call and the start transaction.
  *  - training 12 photos: the task's started_at -> completed_at (download, engine, artifact upload).
  *    Target: < 20 s on 2 cores.
  *  - engine progress -> /ws: from the worker receiving an engine progress line (its log time) to
@@ -11,7 +12,9 @@
  */
 import { createDb } from '@studioshot/db';
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
+import { QUEUES } from '@studioshot/contracts';
 import { LocalStorage } from '@studioshot/storage';
+import { Queue } from 'bullmq';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -99,6 +102,10 @@ createInterface({ input: worker.stdout }).on('line', (line) => {
   }
 });
 const db = createDb(databaseUrl, { max: 2 });
+const trainingQueue = new Queue(QUEUES.training, {
+  connection: { url: env.REDIS_URL },
+  prefix: `${env.REDIS_PREFIX}bull`,
+});
 const storage = new LocalStorage(storageDir);
 
 try {
@@ -138,6 +145,7 @@ try {
   });
 
   const startLatencies: number[] = [];
+  const enqueueLatencies: number[] = [];
   const trainingSeconds: number[] = [];
   const wsLatencies: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
@@ -158,6 +166,9 @@ try {
     const engineStart = ofTask.find((l) => l.msg === 'engine start sent');
     if (!engineStart) throw new Error('no engine start logged');
     startLatencies.push(engineStart.time - sentAt);
+    const queued = await trainingQueue.getJob(job.id);
+    if (!queued) throw new Error(`job ${job.id} is gone from the queue`);
+    enqueueLatencies.push(engineStart.time - queued.timestamp);
     const row = await db
       .selectFrom('tasks')
       .select(['started_at', 'completed_at'])
@@ -180,7 +191,8 @@ try {
     machine: machine(),
     runs: RUNS,
     photos_per_training: photos.length,
-    start_to_engine_ms: { median: median(startLatencies), all: startLatencies },
+    enqueue_to_engine_ms: { median: median(enqueueLatencies), all: enqueueLatencies },
+    start_request_to_engine_ms: { median: median(startLatencies), all: startLatencies },
     training_seconds: { median: median(trainingSeconds), all: trainingSeconds },
     progress_to_ws_ms: {
       median: median(wsLatencies),
@@ -199,13 +211,14 @@ ${RUNS} trainings of ${photos.length} photos, one after another, each from its o
 
 | measure | median | target |
 | --- | --- | --- |
-| POST /training/start sent -> engine start (warm spare; bounds enqueue -> engine start) | ${result.start_to_engine_ms.median} ms | < 50 ms |
+| enqueue -> engine start (warm spare) | ${result.enqueue_to_engine_ms.median} ms | < 50 ms |
+| POST /training/start sent -> engine start (adds the HTTP call and the start transaction) | ${result.start_request_to_engine_ms.median} ms | — |
 | training of 12 photos (task started -> completed) | ${result.training_seconds.median.toFixed(2)} s | < 20 s |
 | engine progress at the worker -> /ws message at the client (${wsLatencies.length} samples, max ${result.progress_to_ws_ms.max} ms) | ${result.progress_to_ws_ms.median} ms | < 250 ms |
 `,
   );
 } finally {
-  await Promise.allSettled([stop(api), stop(worker)]);
+  await Promise.allSettled([stop(api), stop(worker), trainingQueue.close()]);
   await db.destroy();
   await dropDatabase(adminUrl, database).catch(() => undefined);
   await rm(storageDir, { recursive: true, force: true });
