@@ -248,7 +248,8 @@ describe('money in the browser', () => {
       await panel.getByRole('button', { name: 'Cancel Subscription' }).waitFor();
       await screenshot(page, '35-dashboard-subscription-reactivated');
 
-      // With every training used, Train opens the training-limit modal (models come later).
+      // With every training used, Train leads to the plans (dashboard eligibility); the upload
+      // page offers the training-limit modal, which also sells single trainings.
       await db
         .updateTable('users')
         .set({ models_trained: 1 })
@@ -259,10 +260,13 @@ describe('money in the browser', () => {
       await page
         .getByRole('button', { name: 'Plan limit reached - upgrade for more models' })
         .click();
+      await page.waitForURL((u) => u.pathname === '/pricing');
+      await page.getByText('Upgrade your plan to train more models:').waitFor();
+      await page.goto(url('/upload'));
       const modal = page.getByRole('dialog', { name: 'Train more models' });
       await modal.getByText('40% saving').waitFor();
       await modal.getByRole('button', { name: 'Upgrade to Premium' }).waitFor();
-      await screenshot(page, '36-dashboard-training-limit-modal');
+      await screenshot(page, '36-upload-training-limit-modal');
       await modal.getByRole('button', { name: 'Buy 1 Training' }).click();
       await page.waitForURL((u) => u.pathname === '/payment');
       expect(new URL(page.url()).search).toBe('?type=training&quantity=1&price=25');

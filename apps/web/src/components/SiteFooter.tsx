@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { useSession } from '../features/auth/session-store';
 import { api } from '../lib/api';
 import { ApiError } from '../lib/api-client';
 
@@ -36,6 +37,7 @@ function ServerVersion() {
 }
 
 export function SiteFooter() {
+  const { status } = useSession();
   return (
     <footer className="border-t border-stone-200 bg-stone-100/60">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-[1fr_auto] sm:px-6">
@@ -52,9 +54,11 @@ export function SiteFooter() {
           <Link className="hover:text-stone-950" to="/demo">
             Free demo
           </Link>
-          <Link className="hover:text-stone-950" to="/auth">
-            Sign in
-          </Link>
+          {status !== 'authenticated' && (
+            <Link className="hover:text-stone-950" to="/auth">
+              Sign in
+            </Link>
+          )}
           <Link className="hover:text-stone-950" to="/dashboard">
             Dashboard
           </Link>

@@ -233,7 +233,7 @@ describe('dashboard credits and training', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
   });
 
-  it('at the limit: the train action opens the training-limit modal with its offers', async () => {
+  it('at the limit: the train action goes to /pricing to upgrade', async () => {
     const { router } = dashboard({
       plan_type: 'starter',
       training_limit: 1,
@@ -245,24 +245,15 @@ describe('dashboard credits and training', () => {
     fireEvent.click(
       screen.getByRole('button', { name: 'Plan limit reached - upgrade for more models' }),
     );
-    const modal = await screen.findByRole('dialog', { name: 'Train more models' });
-    expect(within(modal).getByText('$25')).toBeTruthy();
-    expect(within(modal).getByText('$45')).toBeTruthy();
-    expect(within(modal).getByText('40% saving')).toBeTruthy();
-    expect(within(modal).getByText('$49')).toBeTruthy();
-    expect(within(modal).getByText('2 trainings, 8 credits')).toBeTruthy();
-    expect(within(modal).getByText('$99')).toBeTruthy();
-    expect(within(modal).getByText('4 trainings, 16 credits')).toBeTruthy();
-
-    fireEvent.click(within(modal).getByRole('button', { name: 'Buy 3 Trainings' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/payment'));
-    expect(router.state.location.search).toBe('?type=training&quantity=3&price=45');
-    expect(JSON.parse(window.localStorage.getItem('trainingPurchaseIntent') ?? '{}')).toMatchObject(
-      { type: 'additional_training', currentPlan: 'starter' },
-    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+    expect(router.state.location.state).toEqual({
+      reason: 'upgrade',
+      message: 'Upgrade your plan to train more models:',
+    });
+    expect(await screen.findByText('Upgrade your plan to train more models:')).toBeTruthy();
   });
 
-  it('the modal upgrade stores the target plan and goes to /payment?type=upgrade&from=plan', async () => {
+  it('Upgrade Plan to Train More goes to /pricing with the upgrade reason', async () => {
     const { router } = dashboard({
       plan_type: 'professional',
       training_limit: 5,
@@ -270,18 +261,8 @@ describe('dashboard credits and training', () => {
       credits_balance: 10,
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Upgrade Plan to Train More' }));
-    const modal = await screen.findByRole('dialog', { name: 'Train more models' });
-    expect(within(modal).queryByRole('button', { name: 'Upgrade to Professional' })).toBeNull();
-    fireEvent.click(within(modal).getByRole('button', { name: 'Upgrade to Premium' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/payment'));
-    expect(router.state.location.search).toBe('?type=upgrade&from=professional');
-    expect(JSON.parse(window.localStorage.getItem('selectedPlan') ?? '{}')).toEqual({
-      planId: 'premium',
-      type: 'subscription',
-      planName: 'Premium',
-      price: 9900,
-      credits: 16,
-    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
+    expect(router.state.location.state).toMatchObject({ reason: 'upgrade' });
   });
 
   it('generate without credits goes to /pricing with the Need Credits banner', async () => {

@@ -6,18 +6,21 @@ import { buttonClass, cardClass } from '../components/ui';
 import { signOut } from '../features/auth/session-actions';
 import { useSession } from '../features/auth/session-store';
 import { planLabel } from '../features/payments/catalogue';
-import { generateEligibility, trainingEligibility } from '../features/payments/eligibility';
+import {
+  generateEligibility,
+  NEED_UPGRADE_STATE,
+  trainingEligibility,
+} from '../features/payments/eligibility';
 import { PROFILE_QUERY_KEY, useProfile } from '../features/payments/hooks';
 import { LowCreditBanner } from '../features/payments/LowCreditBanner';
 import { SubscriptionManager } from '../features/payments/SubscriptionManager';
-import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
 import { QueuePanel } from '../features/queue/QueuePanel';
 import {
   useTrainingJobs,
   useTrainingStatusChanged,
   useUserModels,
 } from '../features/training/hooks';
-import { AlertCircleIcon, CheckCircleIcon, SparkIcon } from '../features/training/icons';
+import { AlertIcon, CheckCircleIcon, SparkIcon } from '../components/icons';
 import { TrainedModels } from '../features/training/TrainedModels';
 import { USER_MODELS_KEY } from '../features/training/training-cache';
 import {
@@ -71,7 +74,7 @@ function ModelsBanner({ banner }: { banner: DashboardBanner }) {
       : banner.kind === 'failed'
         ? {
             tone: 'border-red-200 bg-red-50',
-            icon: <AlertCircleIcon className="size-6 shrink-0 text-red-700" />,
+            icon: <AlertIcon className="size-6 shrink-0 text-red-700" />,
             title:
               banner.count === 1
                 ? 'A model failed to train'
@@ -105,7 +108,6 @@ export function Component() {
   const models = useUserModels({ refetchInterval: DASHBOARD_REFRESH_MS });
   const jobs = useTrainingJobs();
   const [bannerDismissed, setBannerDismissed] = useState(false);
-  const [limitModalOpen, setLimitModalOpen] = useState(false);
   const tooltipId = useId();
 
   // A training just finished: models_trained and the model list change on the server.
@@ -143,7 +145,8 @@ export function Component() {
 
   const train = () => {
     if (training.kind === 'upload') void navigate('/upload');
-    else if (training.kind === 'limit') setLimitModalOpen(true);
+    // Product spec, training eligibility (dashboard): at the limit, plans with more trainings.
+    else if (training.kind === 'limit') void navigate('/pricing', { state: NEED_UPGRADE_STATE });
     else void navigate('/pricing');
   };
 
@@ -325,14 +328,6 @@ export function Component() {
         <SubscriptionManager />
         <QueuePanel />
       </div>
-
-      <TrainingLimitModal
-        open={limitModalOpen}
-        onClose={() => setLimitModalOpen(false)}
-        currentPlan={account?.plan_type}
-        trainingLimit={limit}
-        modelsTrained={trained}
-      />
     </section>
   );
 }

@@ -12,7 +12,7 @@ import { NEED_UPGRADE_STATE, trainingEligibility } from '../features/payments/el
 import { PROFILE_QUERY_KEY, useProfile } from '../features/payments/hooks';
 import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
 import { useConnectionState, useTrainingJobs } from '../features/training/hooks';
-import { CheckCircleIcon } from '../features/training/icons';
+import { CheckCircleIcon } from '../components/icons';
 import { ZModelNameFormSchema, type ModelNameForm } from '../features/training/model-name-schema';
 import { startProblem, type StartProblem } from '../features/training/start-problem';
 import { startTraining, type TrainingJob } from '../features/training/training-api';

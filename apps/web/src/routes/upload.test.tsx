@@ -192,6 +192,51 @@ describe('/upload eligibility', () => {
     expect(await screen.findByRole('dialog', { name: 'Train more models' })).toBeTruthy();
   });
 
+  it('the training-limit modal sells trainings: $25, $45 (40% saving), and the upgrades', async () => {
+    const { router } = openUpload({
+      ...READY_USER,
+      plan_type: 'starter',
+      training_limit: 1,
+      models_trained: 1,
+    });
+    const modal = await screen.findByRole('dialog', { name: 'Train more models' });
+    expect(within(modal).getByText('$25')).toBeTruthy();
+    expect(within(modal).getByText('$45')).toBeTruthy();
+    expect(within(modal).getByText('40% saving')).toBeTruthy();
+    expect(within(modal).getByText('$49')).toBeTruthy();
+    expect(within(modal).getByText('2 trainings, 8 credits')).toBeTruthy();
+    expect(within(modal).getByText('$99')).toBeTruthy();
+    expect(within(modal).getByText('4 trainings, 16 credits')).toBeTruthy();
+
+    fireEvent.click(within(modal).getByRole('button', { name: 'Buy 3 Trainings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/payment'));
+    expect(router.state.location.search).toBe('?type=training&quantity=3&price=45');
+    expect(JSON.parse(window.localStorage.getItem('trainingPurchaseIntent') ?? '{}')).toMatchObject(
+      { type: 'additional_training', currentPlan: 'starter' },
+    );
+  });
+
+  it('the modal upgrade stores the target plan and goes to /payment?type=upgrade&from=plan', async () => {
+    const { router } = openUpload({
+      ...READY_USER,
+      plan_type: 'professional',
+      training_limit: 5,
+      models_trained: 5,
+    });
+    const modal = await screen.findByRole('dialog', { name: 'Train more models' });
+    expect(within(modal).queryByRole('button', { name: 'Upgrade to Professional' })).toBeNull();
+    fireEvent.click(within(modal).getByRole('button', { name: 'Upgrade to Premium' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/payment'));
+    expect(router.state.location.search).toBe('?type=upgrade&from=professional');
+    expect(JSON.parse(window.localStorage.getItem('selectedPlan') ?? '{}')).toEqual({
+      planId: 'premium',
+      type: 'subscription',
+      planName: 'Premium',
+      price: 9900,
+      credits: 16,
+    });
+  });
+
   it('asks for gender (required) and age (optional, 18-100) before uploading', async () => {
     const patches: unknown[] = [];
     openUpload(

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Spinner } from '../../components/PageState';
 import { buttonClass, cardClass } from '../../components/ui';
 import { formatDate } from '../payments/catalogue';
-import { AlertCircleIcon, SparkIcon } from './icons';
+import { AlertIcon, SparkIcon } from '../../components/icons';
 import { StatusBadge } from './StatusBadge';
 import { clampProgress, isActiveStatus, shortId, type ModelRow } from './training-logic';
 
@@ -43,7 +43,7 @@ function ModelItem({
           </p>
           {row.status === 'failed' && (
             <p className="mt-2 flex items-start gap-1.5 text-sm text-red-800">
-              <AlertCircleIcon className="mt-0.5 size-4 shrink-0" />
+              <AlertIcon className="mt-0.5 size-4 shrink-0" />
               <span className="break-words">
                 Training failed: {row.error_message?.trim() || 'Unknown error'}
               </span>

@@ -7,7 +7,7 @@ import { errorMessage } from '../../lib/api-client';
 import { useSession } from '../auth/session-store';
 import { generateEligibility } from '../payments/eligibility';
 import { isNotFound, useConnectionState, useTrainingJob } from './hooks';
-import { AlertCircleIcon, CheckCircleIcon } from './icons';
+import { AlertIcon, CheckCircleIcon } from '../../components/icons';
 import type { TrainingJob } from './training-api';
 import {
   COMPLETED_REDIRECT_FROM_LIST_MS,
@@ -89,7 +89,7 @@ function FailedPanel({ job }: { job: TrainingJob }) {
     >
       <div className="flex items-start gap-4">
         <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-red-50 text-red-700 ring-1 ring-red-200">
-          <AlertCircleIcon className="size-6" />
+          <AlertIcon className="size-6" />
         </span>
         <div className="min-w-0">
           <h2

@@ -3,7 +3,13 @@ import { Link, useLocation } from 'react-router';
 import { ProgressBar } from '../../components/ProgressBar';
 import { appStorage } from '../../lib/storage';
 import { useTrainingJobs } from './hooks';
-import { AlertCircleIcon, ArrowRightIcon, CheckCircleIcon, CloseIcon, SparkIcon } from './icons';
+import {
+  AlertIcon,
+  ArrowRightIcon,
+  CheckCircleIcon,
+  CrossIcon,
+  SparkIcon,
+} from '../../components/icons';
 import { holdTrainingRealtime } from './realtime';
 import type { TrainingJob } from './training-api';
 import {
@@ -81,7 +87,7 @@ export function TrainingStatusBanner() {
           ) : kind === 'completed' ? (
             <CheckCircleIcon className="size-5 shrink-0" />
           ) : (
-            <AlertCircleIcon className="size-5 shrink-0" />
+            <AlertIcon className="size-5 shrink-0" />
           )}
           {kind === 'training' ? (
             <>
@@ -111,7 +117,7 @@ export function TrainingStatusBanner() {
           aria-label="Dismiss training status"
           className="-mr-1 shrink-0 rounded-lg p-1.5 opacity-70 hover:bg-stone-900/5 hover:opacity-100"
         >
-          <CloseIcon />
+          <CrossIcon />
         </button>
       </div>
     </aside>

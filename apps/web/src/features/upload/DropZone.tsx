@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent, type Ref } from 'react';
 import { buttonClass } from '../../components/ui';
 import { ACCEPTED_PHOTO_TYPES, MAX_PHOTOS, MIN_PHOTOS } from './constants';
-import { UploadCloudIcon } from './icons';
+import { UploadCloudIcon } from '../../components/icons';
 
 function carriesFiles(event: DragEvent): boolean {
   return Array.from(event.dataTransfer?.types ?? []).includes('Files');

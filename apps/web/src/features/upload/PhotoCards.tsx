@@ -2,7 +2,14 @@ import type { UploadedPhoto } from '@studioshot/contracts';
 import { useId } from 'react';
 import { Spinner } from '../../components/PageState';
 import { ProgressBar } from '../../components/ProgressBar';
-import { AlertIcon, CheckIcon, CrossIcon, DashIcon, PhotoIcon, TrashIcon } from './icons';
+import {
+  AlertIcon,
+  CheckIcon,
+  CrossIcon,
+  DashIcon,
+  PhotoIcon,
+  TrashIcon,
+} from '../../components/icons';
 import {
   failedChecks,
   PHOTO_STATE_LABEL,

@@ -3,7 +3,7 @@ import { Spinner } from '../../components/PageState';
 import { buttonClass, cardClass } from '../../components/ui';
 import { MAX_PHOTOS, MIN_PHOTOS, RECOMMENDED_MIN_PX } from './constants';
 import { slotsLeft, type UploadProfile } from './eligibility';
-import { CheckIcon, CrossIcon } from './icons';
+import { CheckIcon, CrossIcon } from '../../components/icons';
 import { ProgressBar } from '../../components/ProgressBar';
 import type { setSummary } from './photo-state';
 

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api-client';
 import { MAX_PHOTOS, MIN_PHOTOS } from './constants';
 import { DropZone } from './DropZone';
 import type { UploadProfile } from './eligibility';
-import { PhotoIcon } from './icons';
+import { PhotoIcon } from '../../components/icons';
 import { LocalPhotoCard, UploadedPhotoCard } from './PhotoCards';
 import { setSummary } from './photo-state';
 import { ProgressBar } from '../../components/ProgressBar';
