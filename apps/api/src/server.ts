@@ -5,7 +5,10 @@ import { webOrigins } from './env.js';
 import { TrainingFeed } from './ws/training-feed.js';
 
 /** The HTTP server: the app, and /ws on the same port. */
-export function createHttpServer(c: Container): { server: Server; feed: TrainingFeed } {
+export function createHttpServer(
+  c: Container,
+  options: { heartbeatMs?: number } = {},
+): { server: Server; feed: TrainingFeed } {
   const server = createServer(createApp(c));
   const feed = new TrainingFeed({
     accessToken: c.accessToken,
@@ -14,6 +17,7 @@ export function createHttpServer(c: Container): { server: Server; feed: Training
     events: c.trainingEvents,
     allowedOrigins: webOrigins(c.env),
     logger: c.logger,
+    heartbeatMs: options.heartbeatMs,
   });
   feed.attach(server);
   return { server, feed };

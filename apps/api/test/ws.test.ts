@@ -161,6 +161,51 @@ describe('/ws authentication', () => {
     }
   });
 
+  it("a sign-out closes that sign-in's open sockets at once, and no one else's", async () => {
+    const leaving = await trainingUser(t);
+    const staying = await trainingUser(t);
+    const leavingSocket = await signedIn(leaving);
+    const stayingSocket = await signedIn(staying);
+    const started = Date.now();
+    await t.request.post('/api/v1/auth/logout').set(bearer(leaving.token)).send({}).expect(200);
+    expect(await leavingSocket.closed).toEqual({
+      code: WS_CLOSE.unauthorized,
+      reason: 'Signed out',
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(stayingSocket.socket.readyState).toBe(WebSocket.OPEN);
+    stayingSocket.socket.close();
+  });
+
+  it('drops a socket that stops answering pings, and keeps one that answers', async () => {
+    const user = await trainingUser(t);
+    const quick = createHttpServer(t.c, { heartbeatMs: 150 });
+    await new Promise<void>((resolve) => quick.server.listen(0, '127.0.0.1', resolve));
+    const { port } = quick.server.address() as AddressInfo;
+    const open = async (autoPong: boolean) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, {
+        origin: `http://127.0.0.1:${port}`,
+        autoPong,
+      });
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(JSON.stringify({ type: 'auth', token: user.token }));
+      await new Promise((resolve) => socket.once('message', resolve));
+      return socket;
+    };
+    try {
+      const silent = await open(false);
+      const answering = await open(true);
+      const closed = await new Promise<number>((resolve) => silent.once('close', resolve));
+      expect(closed).toBe(1006); // terminated: no close handshake for a dead peer
+      expect(answering.readyState).toBe(WebSocket.OPEN);
+      answering.close();
+    } finally {
+      quick.feed.close();
+      quick.server.closeAllConnections();
+      await new Promise((resolve) => quick.server.close(resolve));
+    }
+  });
+
   it('refuses pages from other origins with 4403, and accepts the configured ones', async () => {
     const user = await trainingUser(t);
     for (const foreign of ['https://evil.example', 'null', 'http://127.0.0.1:1']) {

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
  */
 export class SessionRevocationsRepository {
   private readonly local = new Map<string, number>();
+  private readonly listeners = new Set<(sessionId: string) => void>();
   private subscriber: Redis | undefined;
   private live = false;
 
@@ -61,13 +62,21 @@ export class SessionRevocationsRepository {
     return (await this.redis.exists(this.key(sessionId))) === 1;
   }
 
+  /** Calls `listener` with each newly revoked session (here or in another process); unsubscribes. */
+  onRevoked(listener: (sessionId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.live = false;
     await this.subscriber?.quit().catch(() => undefined);
   }
 
   private remember(sessionId: string): void {
+    const known = this.local.has(sessionId);
     this.local.set(sessionId, Date.now() + this.ttlSeconds * 1000);
+    if (!known) for (const listener of this.listeners) listener(sessionId);
   }
 
   private async reload(): Promise<void> {

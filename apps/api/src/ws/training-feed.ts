@@ -52,7 +52,7 @@ export class TrainingFeed {
   /** Tasks being read for relay; `again` when another change came meanwhile. */
   private readonly relaying = new Map<string, { again: boolean }>();
   private readonly heartbeat: NodeJS.Timeout;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
 
   constructor(
     private readonly deps: {
@@ -63,14 +63,20 @@ export class TrainingFeed {
       /** Page origins allowed besides the API's own. */
       allowedOrigins: string[];
       logger: Logger;
+      /** How often sockets are pinged (tests shorten it). */
+      heartbeatMs?: number;
     },
   ) {
-    this.unsubscribe = deps.events.onChange((change) => this.changed(change));
+    this.unsubscribe = [
+      deps.events.onChange((change) => this.changed(change)),
+      // A sign-out (here or in another process) ends that sign-in's sockets at once.
+      deps.revocations.onRevoked((sessionId) => this.signedOut(sessionId)),
+    ];
     this.heartbeat = setInterval(() => {
       this.beat().catch((error: unknown) =>
         deps.logger.warn({ err: error }, 'ws heartbeat failed'),
       );
-    }, HEARTBEAT_MS);
+    }, deps.heartbeatMs ?? HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
@@ -87,7 +93,7 @@ export class TrainingFeed {
 
   close(): void {
     clearInterval(this.heartbeat);
-    this.unsubscribe();
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
     for (const client of this.clients) client.socket.close(1001, 'Server shutting down');
     this.wss.close();
   }
@@ -228,7 +234,17 @@ export class TrainingFeed {
     }
   }
 
-  /** Drops sockets that stopped answering pings and those whose sign-in was revoked. */
+  private signedOut(sessionId: string): void {
+    for (const client of this.clients) {
+      if (client.claims?.sessionId === sessionId)
+        client.socket.close(WS_CLOSE.unauthorized, 'Signed out');
+    }
+  }
+
+  /**
+   * Drops sockets that stopped answering pings, and those whose sign-in was revoked while the
+   * revocation feed was down (its announcements close them at once otherwise).
+   */
   private async beat(): Promise<void> {
     for (const client of this.clients) {
       if (client.socket.readyState !== WebSocket.OPEN) continue;
