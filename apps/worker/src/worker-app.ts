@@ -12,6 +12,7 @@ import { assertHandlers } from './jobs/registry.js';
 import { TaskCancellations, TaskStopped } from './jobs/task-cancellations.js';
 import { createPhotoAnalyzer } from './photo-checks/index.js';
 import { trainModelHandler } from './training/train-model.js';
+import { sweepOrphanedWorkspaces } from './training/training-workspaces.js';
 
 export interface WorkerDeps {
   db: Db;
@@ -55,6 +56,8 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     }),
   };
   assertHandlers(handlers);
+  // A worker killed mid-training (kill -9, a lost node) left its staged photos and output behind.
+  await sweepOrphanedWorkspaces(env.WORKER_TMP_DIR, logger);
   let engine: EngineReady;
   try {
     engine = await engines.start();

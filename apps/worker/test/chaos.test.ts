@@ -1,4 +1,5 @@
 import { QUEUES } from '@studioshot/contracts';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
 import {
@@ -49,9 +50,15 @@ describe('worker process deaths', () => {
     // The engines (the task's and the spare) see their pipe close and exit on their own.
     expect(first.enginePids()).toContain(start.enginePid);
     for (const pid of first.enginePids()) await gone(pid, `orphaned engine ${pid} to exit`);
+    const workspaces = () =>
+      readdir(suite.tmpDir).then((names) => names.filter((n) => n.startsWith('studioshot-')));
+    const leftBehind = await workspaces(); // the killed worker's photos and output
+    expect(leftBehind).toHaveLength(1);
 
     const second = await WorkerProcess.start(suite, new LogCapture(), FAST_STALL);
     try {
+      // The next worker sweeps it at start.
+      expect(await workspaces()).not.toContain(leftBehind[0]);
       const task = await waitForFinalTask(suite, training.taskId);
       expect(task).toMatchObject({ status: 'completed', progress: 100, attempts: 2 });
       const state = await trainingState(suite, training);

@@ -2,7 +2,7 @@ import type { JOB_NAMES, TrainParams } from '@studioshot/contracts';
 import type { Db } from '@studioshot/db';
 import { ObjectNotFoundError, type LocalFile, type Storage } from '@studioshot/storage';
 import { UnrecoverableError, WaitingError } from 'bullmq';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import {
@@ -14,6 +14,7 @@ import {
 import { isFinalAttempt, type JobContext, type JobHandler } from '../jobs/registry.js';
 import { TaskStopped, type TaskCancellations } from '../jobs/task-cancellations.js';
 import { TaskProgressReporter } from './task-progress.js';
+import { createTrainingWorkspace } from './training-workspaces.js';
 import {
   completeTraining,
   failTraining,
@@ -113,7 +114,7 @@ class TrainingRun {
     let outputDir: string | undefined;
     try {
       void this.progress.announce({ progress: 0, message: MESSAGES.preparing, status: 'running' });
-      outputDir = await mkdtemp(path.join(this.deps.tmpDir, 'studioshot-training-'));
+      outputDir = await createTrainingWorkspace(this.deps.tmpDir);
       const result = await this.train(outputDir, stop);
       const stored = await this.store(result);
       await this.progress.flush();
