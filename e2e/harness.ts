@@ -31,6 +31,8 @@ async function freePort(): Promise<number> {
 export interface RunningApp {
   baseUrl: string;
   databaseUrl: string;
+  /** What the API and the worker printed (warnings and errors): for a failing test's message. */
+  logs(): string;
   stop(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   return {
     baseUrl,
     databaseUrl,
+    logs: () => output,
     async stop() {
       await Promise.all(
         [child, worker].map((proc) => {

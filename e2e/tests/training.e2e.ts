@@ -110,20 +110,34 @@ describe('training a personal model in the browser', () => {
       await started.getByRole('link', { name: 'Watch live progress' }).click();
       await page.waitForURL((u) => /^\/training\/[0-9a-f-]{36}$/.test(u.pathname));
       const trainingId = new URL(page.url()).pathname.split('/')[2]!;
-      const bar = page.getByRole('progressbar', { name: 'Training progress' });
+      // Read the page in one go each time (no waiting locators: the page moves on by itself).
+      const readPage = () =>
+        page.evaluate(() => ({
+          value: document
+            .querySelector('[role="progressbar"][aria-label="Training progress"]')
+            ?.getAttribute('aria-valuenow'),
+          connection: document
+            .querySelector('[aria-label^="Connection:"]')
+            ?.getAttribute('data-state'),
+          path: window.location.pathname,
+          done: document.getElementById('training-complete-title') !== null,
+          failed: document.getElementById('training-failed-title')?.parentElement?.textContent,
+        }));
       const seen = new Set<number>();
-      const done = page.getByRole('heading', { name: 'Grace, studio portraits is ready!' });
-      let shotTaken = false;
-      while (!(await done.isVisible())) {
-        if (await bar.isVisible().catch(() => false)) {
-          const value = Number(await bar.getAttribute('aria-valuenow').catch(() => null));
-          if (value > 0 && value < 100) {
-            seen.add(value);
-            if (!shotTaken) {
-              await page.getByRole('status', { name: 'Connection: Connected' }).waitFor();
-              await screenshot(page, '54-training-live');
-              shotTaken = true;
-            }
+      let liveShot = false;
+      const deadline = Date.now() + 60_000;
+      for (let state = await readPage(); !state.done; state = await readPage()) {
+        if (state.failed) throw new Error(`training failed: ${state.failed}\n${app.logs()}`);
+        if (state.path === '/dashboard') throw new Error('left for the dashboard unseen');
+        if (Date.now() > deadline) {
+          throw new Error(`training did not finish: ${JSON.stringify(state)}\n${app.logs()}`);
+        }
+        const value = Number(state.value);
+        if (value > 0 && value < 100 && state.connection === 'connected') {
+          seen.add(value);
+          if (!liveShot) {
+            await screenshot(page, '54-training-live');
+            liveShot = true;
           }
         }
         await page.waitForTimeout(25);
