@@ -13,6 +13,7 @@ import { PROFILE_QUERY_KEY, useProfile } from '../features/payments/hooks';
 import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
 import { useConnectionState, useTrainingJobs } from '../features/training/hooks';
 import { CheckCircleIcon } from '../components/icons';
+import { OutcomePanel } from '../components/OutcomePanel';
 import { ZModelNameFormSchema, type ModelNameForm } from '../features/training/model-name-schema';
 import { startProblem, type StartProblem } from '../features/training/start-problem';
 import { startTraining, type TrainingJob } from '../features/training/training-api';
@@ -145,45 +146,36 @@ function StartedPanel({ job }: { job: TrainingJob }) {
     return () => clearTimeout(timer);
   }, [navigate]);
   return (
-    <section
+    <OutcomePanel
+      tone="success"
       role="status"
-      aria-labelledby="training-started-title"
-      className="rounded-2xl border border-emerald-200 bg-white p-6 shadow-sm sm:p-8"
+      titleId="training-started-title"
+      title="Training started"
+      icon={<CheckCircleIcon className="size-6" />}
+      actions={
+        <>
+          <Link to="/dashboard" className={buttonClass('primary')}>
+            Go to Dashboard
+          </Link>
+          <Link to={`/training/${job.id}`} className={buttonClass('secondary')}>
+            Watch live progress
+          </Link>
+        </>
+      }
     >
-      <div className="flex items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-emerald-700 ring-1 ring-emerald-200">
-          <CheckCircleIcon className="size-6" />
-        </span>
-        <div className="min-w-0">
-          <h2
-            id="training-started-title"
-            className="font-display text-2xl font-semibold text-stone-950"
-          >
-            Training started
-          </h2>
-          <p className="mt-1 break-words text-stone-700">
-            <span className="font-medium">{displayName(job)}</span> is in the queue
-            {job.training_photos > 0 ? ` with ${job.training_photos} photos` : ''}.
-          </p>
-          <p className="mt-3 text-stone-700">
-            Training usually takes about 2 hours. Our studio engine is usually much faster. We will
-            let you know when your model is ready.
-          </p>
-          <p className="mt-2 text-sm text-stone-600">Training cannot be stopped once started.</p>
-          <p className="mt-4 flex items-center gap-2 text-sm text-stone-500">
-            <Spinner className="size-4" /> Taking you to your dashboard...
-          </p>
-        </div>
-      </div>
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-        <Link to="/dashboard" className={buttonClass('primary')}>
-          Go to Dashboard
-        </Link>
-        <Link to={`/training/${job.id}`} className={buttonClass('secondary')}>
-          Watch live progress
-        </Link>
-      </div>
-    </section>
+      <p className="mt-1 break-words text-stone-700">
+        <span className="font-medium">{displayName(job)}</span> is in the queue
+        {job.training_photos > 0 ? ` with ${job.training_photos} photos` : ''}.
+      </p>
+      <p className="mt-3 text-stone-700">
+        Training usually takes about 2 hours. Our studio engine is usually much faster. We will let
+        you know when your model is ready.
+      </p>
+      <p className="mt-2 text-sm text-stone-600">Training cannot be stopped once started.</p>
+      <p className="mt-4 flex items-center gap-2 text-sm text-stone-500">
+        <Spinner className="size-4" /> Taking you to your dashboard...
+      </p>
+    </OutcomePanel>
   );
 }
 

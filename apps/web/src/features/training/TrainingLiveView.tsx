@@ -8,6 +8,7 @@ import { useSession } from '../auth/session-store';
 import { generateEligibility } from '../payments/eligibility';
 import { isNotFound, useConnectionState, useTrainingJob } from './hooks';
 import { AlertIcon, CheckCircleIcon } from '../../components/icons';
+import { OutcomePanel } from '../../components/OutcomePanel';
 import type { TrainingJob } from './training-api';
 import {
   COMPLETED_REDIRECT_FROM_LIST_MS,
@@ -46,75 +47,57 @@ function CompletedPanel({ job, redirectMs }: { job: TrainingJob; redirectMs: num
     void navigate(target.to, { state: target.state });
   };
   return (
-    <section
-      aria-labelledby="training-complete-title"
-      className="rounded-2xl border border-emerald-200 bg-white p-6 shadow-sm sm:p-8"
+    <OutcomePanel
+      tone="success"
+      titleId="training-complete-title"
+      title={`${displayName(job)} is ready!`}
+      icon={<CheckCircleIcon className="size-6" />}
+      actions={
+        <>
+          <button type="button" onClick={generate} className={buttonClass('primary')}>
+            Generate Headshots
+          </button>
+          <Link to="/dashboard" className={buttonClass('secondary')}>
+            Go to Dashboard
+          </Link>
+        </>
+      }
     >
-      <div className="flex items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-emerald-700 ring-1 ring-emerald-200">
-          <CheckCircleIcon className="size-6" />
-        </span>
-        <div className="min-w-0">
-          <h2
-            id="training-complete-title"
-            className="font-display text-2xl font-semibold break-words text-stone-950"
-          >
-            {displayName(job)} is ready!
-          </h2>
-          <p className="mt-1 text-stone-600">
-            Your model finished training
-            {job.training_photos > 0 ? ` on ${job.training_photos} photos` : ''}. Taking you to your
-            dashboard in {Math.round(redirectMs / 1000)} seconds...
-          </p>
-        </div>
-      </div>
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-        <button type="button" onClick={generate} className={buttonClass('primary')}>
-          Generate Headshots
-        </button>
-        <Link to="/dashboard" className={buttonClass('secondary')}>
-          Go to Dashboard
-        </Link>
-      </div>
-    </section>
+      <p className="mt-1 text-stone-600">
+        Your model finished training
+        {job.training_photos > 0 ? ` on ${job.training_photos} photos` : ''}. Taking you to your
+        dashboard in {Math.round(redirectMs / 1000)} seconds...
+      </p>
+    </OutcomePanel>
   );
 }
 
 function FailedPanel({ job }: { job: TrainingJob }) {
   return (
-    <section
+    <OutcomePanel
+      tone="error"
       role="alert"
-      aria-labelledby="training-failed-title"
-      className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8"
+      titleId="training-failed-title"
+      title={`${displayName(job)} could not be trained`}
+      icon={<AlertIcon className="size-6" />}
+      actions={
+        <>
+          <Link to="/upload" className={buttonClass('primary')}>
+            Upload New Photos
+          </Link>
+          <Link to="/dashboard" className={buttonClass('secondary')}>
+            Go to Dashboard
+          </Link>
+        </>
+      }
     >
-      <div className="flex items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-red-50 text-red-700 ring-1 ring-red-200">
-          <AlertIcon className="size-6" />
-        </span>
-        <div className="min-w-0">
-          <h2
-            id="training-failed-title"
-            className="font-display text-2xl font-semibold break-words text-stone-950"
-          >
-            {displayName(job)} could not be trained
-          </h2>
-          <p className="mt-1 break-words text-red-800">
-            {job.error_message?.trim() || MESSAGES.unknownError}
-          </p>
-          <p className="mt-2 text-sm text-stone-600">
-            A fresh set of clear, well-lit photos of just you usually fixes it.
-          </p>
-        </div>
-      </div>
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-        <Link to="/upload" className={buttonClass('primary')}>
-          Upload New Photos
-        </Link>
-        <Link to="/dashboard" className={buttonClass('secondary')}>
-          Go to Dashboard
-        </Link>
-      </div>
-    </section>
+      <p className="mt-1 break-words text-red-800">
+        {job.error_message?.trim() || MESSAGES.unknownError}
+      </p>
+      <p className="mt-2 text-sm text-stone-600">
+        A fresh set of clear, well-lit photos of just you usually fixes it.
+      </p>
+    </OutcomePanel>
   );
 }
 
