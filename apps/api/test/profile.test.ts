@@ -89,13 +89,7 @@ describe('the profile cache', () => {
     expect(before.status).toBe(200);
     const id = before.body.id as string;
     await t.c.db.updateTable('users').set({ credits_balance: 77 }).where('id', '=', id).execute();
-    const deadline = Date.now() + 2000;
-    let seen = before.body.credits_balance as number;
-    while (seen !== 77 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      seen = (await get()).body.credits_balance as number;
-    }
-    expect(seen).toBe(77);
+    expect(await profileFieldSettlesOn('credits_balance', 77)).toBe(77);
     await t.c.db.updateTable('users').set({ credits_balance: 0 }).where('id', '=', id).execute();
   });
 
@@ -113,13 +107,7 @@ describe('the profile cache', () => {
     await until(() => t.c.userCache.live);
     expect((await get()).body.total_generations).toBe(5); // cached again
     await t.c.db.updateTable('users').set({ total_generations: 6 }).where('id', '=', id).execute();
-    const deadline = Date.now() + 2000;
-    let seen = 5;
-    while (seen !== 6 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      seen = (await get()).body.total_generations as number;
-    }
-    expect(seen).toBe(6);
+    expect(await profileFieldSettlesOn('total_generations', 6)).toBe(6);
   });
 });
 
@@ -151,4 +139,15 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Reads the profile until `field` shows `wanted` (for up to 2 s); answers what it last showed. */
+async function profileFieldSettlesOn(field: string, wanted: number): Promise<number> {
+  const deadline = Date.now() + 2000;
+  let seen = (await get()).body[field] as number;
+  while (seen !== wanted && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    seen = (await get()).body[field] as number;
+  }
+  return seen;
 }
