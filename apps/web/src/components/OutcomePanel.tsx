@@ -16,6 +16,7 @@ export function OutcomePanel({
   icon,
   role,
   actions,
+  footer,
   children,
 }: {
   tone: keyof typeof TONES;
@@ -24,6 +25,8 @@ export function OutcomePanel({
   icon: ReactNode;
   role?: 'status' | 'alert';
   actions: ReactNode;
+  /** A note under the actions. */
+  footer?: ReactNode;
   children: ReactNode;
 }) {
   const look = TONES[tone];
@@ -50,6 +53,7 @@ export function OutcomePanel({
         </div>
       </div>
       <div className="mt-6 flex flex-col gap-3 sm:flex-row">{actions}</div>
+      {footer}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { buttonClass, cardClass } from '../../components/ui';
 import { MAX_PHOTOS, MIN_PHOTOS, RECOMMENDED_MIN_PX } from './constants';
 import { slotsLeft, type UploadProfile } from './eligibility';
 import { CheckIcon, CrossIcon } from '../../components/icons';
+import { OutcomePanel } from '../../components/OutcomePanel';
 import { ProgressBar } from '../../components/ProgressBar';
 import type { setSummary } from './photo-state';
 
@@ -143,53 +144,46 @@ export function UploadCompletePanel({
   onUploadMore: () => void;
 }) {
   return (
-    <section
-      aria-labelledby="upload-complete-title"
-      className="rounded-2xl border border-emerald-200 bg-white p-6 shadow-sm sm:p-8"
-    >
-      <div className="flex items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-emerald-50 text-emerald-700 ring-1 ring-emerald-200">
-          <CheckIcon className="size-5" />
-        </span>
-        <div className="min-w-0">
-          <h2
-            id="upload-complete-title"
-            className="font-display text-2xl font-semibold text-stone-950"
+    <OutcomePanel
+      tone="success"
+      titleId="upload-complete-title"
+      title="Upload Complete"
+      icon={<CheckIcon className="size-5" />}
+      actions={
+        <>
+          <button
+            type="button"
+            onClick={onStartTraining}
+            disabled={completing}
+            className={buttonClass('primary', 'lg')}
           >
-            Upload Complete
-          </h2>
-          <p className="mt-1 text-stone-600">
-            {usable} of {uploaded} photos are ready for training.
-            {usable < uploaded ? ' Photos that need attention are left out.' : ''} Next, name your
-            model and start training.
+            {completing && <Spinner className="size-4" />}
+            {completing ? 'Starting...' : 'Start Training'}
+          </button>
+          <button
+            type="button"
+            onClick={onUploadMore}
+            disabled={!canAddMore || completing}
+            className={buttonClass('secondary', 'lg')}
+          >
+            Upload More Photos
+          </button>
+        </>
+      }
+      footer={
+        !canAddMore && (
+          <p className="mt-3 text-sm text-stone-500">
+            Your set has the maximum of {MAX_PHOTOS} photos. Remove one to add another.
           </p>
-        </div>
-      </div>
-      <div className="mt-6 flex flex-col gap-3 sm:flex-row">
-        <button
-          type="button"
-          onClick={onStartTraining}
-          disabled={completing}
-          className={buttonClass('primary', 'lg')}
-        >
-          {completing && <Spinner className="size-4" />}
-          {completing ? 'Starting...' : 'Start Training'}
-        </button>
-        <button
-          type="button"
-          onClick={onUploadMore}
-          disabled={!canAddMore || completing}
-          className={buttonClass('secondary', 'lg')}
-        >
-          Upload More Photos
-        </button>
-      </div>
-      {!canAddMore && (
-        <p className="mt-3 text-sm text-stone-500">
-          Your set has the maximum of {MAX_PHOTOS} photos. Remove one to add another.
-        </p>
-      )}
-    </section>
+        )
+      }
+    >
+      <p className="mt-1 text-stone-600">
+        {usable} of {uploaded} photos are ready for training.
+        {usable < uploaded ? ' Photos that need attention are left out.' : ''} Next, name your model
+        and start training.
+      </p>
+    </OutcomePanel>
   );
 }
 
