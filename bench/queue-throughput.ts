@@ -3,7 +3,9 @@
  * (startQueueWorkers: contract check, zod payload validation, handler dispatch) against bare
  * BullMQ on the same Redis in the same run. Target: 500 jobs/s through one worker.
  */
-import { BULL_PRIORITY, JOB_NAMES, QUEUES } from '@studioshot/contracts';
+import { BULL_PRIORITY, JOB_NAMES, taskQueueName } from '@studioshot/contracts';
+
+const TRAINING_QUEUE = taskQueueName('training', 'studio');
 import { Queue, Worker, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -30,13 +32,14 @@ const handlers: JobHandlers = {
   [JOB_NAMES.checkPhoto]: noop,
   [JOB_NAMES.rejudgePhotoSet]: noop,
   [JOB_NAMES.trainModel]: noop,
+  [JOB_NAMES.generate]: noop,
 };
 
 /** Fills the training queue, then times one worker draining it. */
 async function drain(kind: 'ours' | 'bare', concurrency: number): Promise<number> {
   const prefix = `bench:queue:${randomUUID()}`;
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(QUEUES.training, { connection, prefix });
+  const queue = new Queue(TRAINING_QUEUE, { connection, prefix });
   for (let i = 0; i < JOBS; i += 1000) {
     await queue.addBulk(
       Array.from({ length: Math.min(1000, JOBS - i) }, () => {
@@ -62,7 +65,8 @@ async function drain(kind: 'ours' | 'bare', concurrency: number): Promise<number
     workers = startQueueWorkers(handlers, {
       connection,
       prefix,
-      concurrency: { [QUEUES.training]: concurrency },
+      engineKind: 'studio',
+      concurrency: { [TRAINING_QUEUE]: concurrency },
       lockDurationMs: 30_000,
       stalledIntervalMs: 30_000,
       maxStalledCount: 1,
@@ -71,7 +75,7 @@ async function drain(kind: 'ours' | 'bare', concurrency: number): Promise<number
     });
   } else {
     workers = [
-      new Worker(QUEUES.training, async () => undefined, { connection, prefix, concurrency }),
+      new Worker(TRAINING_QUEUE, async () => undefined, { connection, prefix, concurrency }),
     ];
   }
   for (const worker of workers) worker.on('completed', onCompleted);

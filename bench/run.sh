@@ -3,13 +3,17 @@
 #   bash bench/run.sh              every benchmark
 #   bash bench/run.sh NAME         one (profile-throughput, landing, webhook-throughput,
 #                                  photo-processing, photo-upload, photo-checks, training,
-#                                  queue-throughput)
+#                                  queue-throughput, engine-generate)
 # Results are written to bench/results/ (commit them with the machine they ran on).
 source "$(dirname "$0")/../scripts/lib.sh"
 provision
 cd "$ROOT"
 pnpm exec turbo run build --output-logs=errors-only
-for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks training queue-throughput}; do
+for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks training queue-throughput engine-generate}; do
   log "bench: $name"
-  pnpm --filter @studioshot/bench "$name"
+  if [ "$name" = engine-generate ]; then
+    "$ENGINE_PYTHON" bench/engine-generate.py
+  else
+    pnpm --filter @studioshot/bench "$name"
+  fi
 done

@@ -12,7 +12,7 @@
  */
 import { createDb } from '@studioshot/db';
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
-import { QUEUES } from '@studioshot/contracts';
+import { taskQueueName } from '@studioshot/contracts';
 import { LocalStorage } from '@studioshot/storage';
 import { Queue } from 'bullmq';
 import { spawn } from 'node:child_process';
@@ -102,7 +102,8 @@ createInterface({ input: worker.stdout }).on('line', (line) => {
   }
 });
 const db = createDb(databaseUrl, { max: 2 });
-const trainingQueue = new Queue(QUEUES.training, {
+const TRAINING_QUEUE = taskQueueName('training', 'studio');
+const trainingQueue = new Queue(TRAINING_QUEUE, {
   connection: { url: env.REDIS_URL },
   prefix: `${env.REDIS_PREFIX}bull`,
 });

@@ -11,9 +11,13 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 python3
 WORKDIR /app
 COPY --from=build /app /app
 COPY apps/worker/engine /app/engine
+# The engine validates commands against the protocol's JSON Schema (generated from the contracts).
+COPY packages/contracts/engine-protocol.schema.json /app/engine/engine-protocol.schema.json
 RUN python3 -m venv /app/engine/.venv \
   && /app/engine/.venv/bin/pip install --no-cache-dir -r /app/engine/requirements.lock \
-  && /app/engine/.venv/bin/pip install --no-cache-dir --no-deps /app/engine
-ENV ENGINE_PYTHON=/app/engine/.venv/bin/python
+  && /app/engine/.venv/bin/pip install --no-cache-dir --no-deps /app/engine \
+  && bash /app/engine/install-models.sh /app/engine/.venv
+ENV ENGINE_PYTHON=/app/engine/.venv/bin/python \
+  ENGINE_PROTOCOL_SCHEMA=/app/engine/engine-protocol.schema.json
 USER node
 CMD ["node", "dist/main.js"]

@@ -54,11 +54,12 @@ ensure_workspace() {
   (cd "$ROOT" && pnpm install "${flags[@]}" --reporter=silent) || die "pnpm install failed"
 }
 
-# The Python engine gets its own virtualenv, rebuilt only when its pinned requirements change.
+# The Python engine gets its own virtualenv, rebuilt only when its pinned requirements or its
+# model files (apps/worker/engine/install-models.sh) change.
 ensure_engine() {
   local venv="$ENGINE_DIR/.venv" stamp
   command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
-  stamp="$(cat "$ENGINE_DIR/requirements.lock" "$ENGINE_DIR/pyproject.toml" | sha256sum | cut -c1-16)"
+  stamp="$({ cat "$ENGINE_DIR/requirements.lock" "$ENGINE_DIR/pyproject.toml"; bash "$ENGINE_DIR/install-models.sh" "$venv" --describe; } | sha256sum | cut -c1-16)"
   if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.stamp" 2>/dev/null)" = "$stamp" ]; then return; fi
   log "creating the engine's Python virtualenv"
   if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' 2>/dev/null; then
@@ -68,6 +69,9 @@ ensure_engine() {
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check -r "$ENGINE_DIR/requirements.lock"
   "$venv/bin/pip" install -q --disable-pip-version-check --no-deps -e "$ENGINE_DIR"
+  log "installing the engine's model files"
+  bash "$ENGINE_DIR/install-models.sh" "$venv" ||
+    die "installing the engine's model files failed (apps/worker/engine/install-models.sh)"
   echo "$stamp" >"$venv/.stamp"
 }
 export ENGINE_PYTHON="$ENGINE_DIR/.venv/bin/python"

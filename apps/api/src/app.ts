@@ -10,6 +10,7 @@ import { requireAuth } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
+import { generationRoutes } from './routes/generation.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { paymentsRoutes, paymentsWebhookRoute } from './routes/payments.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
@@ -77,6 +78,15 @@ export function createApp(c: Container): Express {
     }),
   );
   app.use(trainingRoutes({ training: c.training, requireAuth: auth }));
+  app.use(
+    generationRoutes({
+      generation: c.generation,
+      requireAuth: auth,
+      sendStored: async (key, res) => {
+        await pipeline(await c.storage.get(key), res);
+      },
+    }),
+  );
   app.use(queueRoutes({ queue: c.queue, requireAuth: auth }));
   app.use(
     paymentsRoutes({

@@ -4,10 +4,11 @@ import type { Env } from './env.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './repositories/mailer.js';
 import { CreditLedgerRepository } from './repositories/credit-ledger.repository.js';
+import { GenerationsRepository } from './repositories/generations.repository.js';
 import { JobQueueRepository } from './repositories/job-queue.repository.js';
 import { createStorage, type Storage } from '@studioshot/storage';
 import { TasksRepository } from './repositories/tasks.repository.js';
-import { TrainingEventsRepository } from './repositories/training-events.repository.js';
+import { TaskEventsRepository } from './repositories/task-events.repository.js';
 import { TrainingRepository } from './repositories/training.repository.js';
 import { UploadsRepository } from './repositories/uploads.repository.js';
 import {
@@ -21,6 +22,7 @@ import { TokensRepository } from './repositories/tokens.repository.js';
 import { UserCache } from './repositories/user-cache.js';
 import { UsersRepository } from './repositories/users.repository.js';
 import { AuthService } from './services/auth.service.js';
+import { GenerationService } from './services/generation.service.js';
 import { HealthService } from './services/health.service.js';
 import { ImageTokens } from './services/image-tokens.js';
 import { PhotoProcessingService } from './services/photo-processing.js';
@@ -47,7 +49,7 @@ export interface Container {
   userCache: UserCache;
   health: HealthService;
   /**
-   * Starts the in-memory caches' feeds (profile changes, session revocations) and the training
+   * Starts the in-memory caches' feeds (profile changes, session revocations) and the task
    * events relay, and queues any training committed but not yet queued.
    */
   start(): Promise<void>;
@@ -59,7 +61,9 @@ export interface Container {
   jobs: JobQueueRepository;
   uploads: UploadsService;
   training: TrainingService;
-  trainingEvents: TrainingEventsRepository;
+  generation: GenerationService;
+  /** Every task change, of every type: what /ws relays. */
+  taskEvents: TaskEventsRepository;
   queue: QueueService;
   /** Present in test payment mode only. */
   testPaymentProvider?: TestPaymentProvider;
@@ -147,33 +151,50 @@ export function createContainer(env: Env, logger: Logger): Container {
   const bullPrefix = `${env.REDIS_PREFIX}bull`;
   const jobs = new JobQueueRepository(redis, bullPrefix, {
     trainingAttempts: env.TRAINING_ATTEMPTS,
+    generationAttempts: env.GENERATION_ATTEMPTS,
   });
   const uploadsRepo = new UploadsRepository(db);
+  const imageTokens = new ImageTokens(`${env.JWT_SECRET}:images`);
   const uploads = new UploadsService({
     uploads: uploadsRepo,
     users: usersRepo,
     jobs,
     pipeline: new PhotoProcessingService(),
     store: storage,
-    imageTokens: new ImageTokens(`${env.JWT_SECRET}:images`),
+    imageTokens,
     logger,
   });
   const trainingRepo = new TrainingRepository(db);
-  const trainingEvents = new TrainingEventsRepository(redis, bullPrefix, logger);
+  const taskEvents = new TaskEventsRepository(redis, bullPrefix, logger);
+  const tasksRepo = new TasksRepository(db);
   const training = new TrainingService({
     training: trainingRepo,
+    tasks: tasksRepo,
     uploads: uploadsRepo,
     users: usersRepo,
     jobs,
     modelType: env.ENGINE_KIND,
     logger,
   });
+  const generation = new GenerationService({
+    generations: new GenerationsRepository(db),
+    tasks: tasksRepo,
+    jobs,
+    events: taskEvents,
+    storage,
+    imageTokens,
+    waitMs: env.GENERATION_WAIT_MS,
+    logger,
+  });
   const queue = new QueueService({
-    tasks: new TasksRepository(db),
+    tasks: tasksRepo,
     training: trainingRepo,
     trainingService: training,
+    generationService: generation,
     jobs,
-    events: trainingEvents,
+    events: taskEvents,
+    trainingEngine: env.ENGINE_KIND,
+    noWorkerTimeoutMs: env.TASK_NO_WORKER_TIMEOUT_MS,
     gpuHourlyRate: env.GPU_HOURLY_RATE,
     alwaysOnMonthlyCost: env.ALWAYS_ON_MONTHLY_COST,
   });
@@ -183,7 +204,8 @@ export function createContainer(env: Env, logger: Logger): Container {
     jobs,
     uploads,
     training,
-    trainingEvents,
+    generation,
+    taskEvents,
     queue,
     ledger,
     payments,
@@ -201,13 +223,13 @@ export function createContainer(env: Env, logger: Logger): Container {
     userCache,
     health: new HealthService(db, redis, env.APP_VERSION),
     async start() {
-      await Promise.all([userCache.start(), revocations.start(), trainingEvents.start()]);
-      // A training committed just before the API stopped may never have reached the queue.
-      const requeued = await training.requeueWaiting();
-      if (requeued > 0) logger.info({ requeued }, 'queued trainings waiting in the database');
+      await Promise.all([userCache.start(), revocations.start(), taskEvents.start()]);
+      // A task committed just before the API stopped may never have reached the queue.
+      const requeued = await queue.requeueWaiting();
+      if (requeued > 0) logger.info({ requeued }, 'queued tasks waiting in the database');
     },
     async close() {
-      await Promise.allSettled([userCache.close(), revocations.close(), trainingEvents.close()]);
+      await Promise.allSettled([userCache.close(), revocations.close(), taskEvents.close()]);
       await jobs.close();
       await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },

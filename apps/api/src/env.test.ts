@@ -47,11 +47,23 @@ describe('loadEnv', () => {
     expect(loadEnv(valid)).toMatchObject({
       ENGINE_KIND: 'studio',
       TRAINING_ATTEMPTS: 3,
+      GENERATION_ATTEMPTS: 3,
+      TASK_NO_WORKER_TIMEOUT_MS: 900_000,
       GPU_HOURLY_RATE: 2.49,
       ALWAYS_ON_MONTHLY_COST: 1130,
+      GENERATION_WAIT_MS: 60_000,
     });
+    expect(loadEnv({ ...valid, GENERATION_WAIT_MS: '0' }).GENERATION_WAIT_MS).toBe(0);
+    expect(() => loadEnv({ ...valid, GENERATION_WAIT_MS: '-1' })).toThrow(/GENERATION_WAIT_MS/);
+    expect(() => loadEnv({ ...valid, GENERATION_WAIT_MS: '999999999' })).toThrow(
+      /GENERATION_WAIT_MS/,
+    );
     expect(() => loadEnv({ ...valid, TRAINING_ATTEMPTS: '0' })).toThrow(/TRAINING_ATTEMPTS/);
     expect(() => loadEnv({ ...valid, GPU_HOURLY_RATE: '-1' })).toThrow(/GPU_HOURLY_RATE/);
+    expect(() => loadEnv({ ...valid, ENGINE_KIND: 'gpu' })).toThrow(/ENGINE_KIND/);
+    expect(() => loadEnv({ ...valid, TASK_NO_WORKER_TIMEOUT_MS: '0' })).toThrow(
+      /TASK_NO_WORKER_TIMEOUT_MS/,
+    );
   });
 
   it('allows /ws from the listed web origins, PUBLIC_URL, and the dev servers outside production', () => {

@@ -1,3 +1,4 @@
+import { ENGINE_KINDS } from '@studioshot/contracts';
 import { ALWAYS_ON_COST } from '@studioshot/pricing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,10 +67,34 @@ export const ZEnvSchema = z
       .optional()
       .transform((list) => list?.split(',').map((origin) => origin.trim()))
       .pipe(z.array(z.url({ protocol: /^https?$/ })).optional()),
-    /** The engine that trains models; recorded as each model's model_type. */
-    ENGINE_KIND: z.enum(['studio', 'flux']).default('studio'),
+    /**
+     * The engine that trains new models, recorded as each model's model_type; the model's later
+     * generations run on the same kind's queues.
+     */
+    ENGINE_KIND: z.enum(ENGINE_KINDS).default('studio'),
     /** Runs of a training job before it fails for good (a worker dying mid-run counts). */
     TRAINING_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    /**
+     * How long a Generate call waits for its images before answering 202 with the generation's
+     * id and status (the page then follows it over /ws). 0 answers at once.
+     */
+    GENERATION_WAIT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 60_000)
+      .default(60_000),
+    /** Runs of a generation job before it fails for good. */
+    GENERATION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    /**
+     * A task still waiting after this long while no worker of its engine kind is connected fails,
+     * saying why (a training gives its slot back).
+     */
+    TASK_NO_WORKER_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
     /** What one GPU hour costs us, in dollars: prices the cost projection. */
     GPU_HOURLY_RATE: z.coerce.number().positive().default(2.49),
     /** A month of one always-on GPU, in dollars: what the queue's cost projection saves against. */

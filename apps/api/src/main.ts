@@ -2,6 +2,7 @@ import { createContainer } from './container.js';
 import { EnvError, loadEnv } from './env.js';
 import { createLogger } from './logger.js';
 import { createHttpServer } from './server.js';
+import { migrateStorageLayout } from './services/storage-layout.js';
 
 let env;
 try {
@@ -17,6 +18,11 @@ try {
 const logger = createLogger(env.LOG_LEVEL);
 const container = createContainer(env, logger);
 await container.start();
+// Objects still in the old storage layout (the migrate CLI, run before the API, normally moved
+// them all): in the background, one process at a time; see services/storage-layout.ts.
+migrateStorageLayout(container.db, container.storage, logger).catch((error: unknown) =>
+  logger.error({ err: error }, 'storage layout move failed'),
+);
 const { server, feed } = createHttpServer(container);
 
 server.listen(env.PORT, () => {
@@ -33,6 +39,17 @@ const lapseSweep = setInterval(() => {
     .catch((error: unknown) => logger.error({ err: error }, 'subscription sweep failed'));
 }, 60_000);
 lapseSweep.unref();
+
+// Tasks waiting on a queue no worker of their engine kind serves fail, saying why.
+const unservedSweep = setInterval(() => {
+  container.queue
+    .failUnservedTasks()
+    .then((failed) => {
+      if (failed.length > 0) logger.warn({ failed }, 'failed tasks no worker could run');
+    })
+    .catch((error: unknown) => logger.error({ err: error }, 'unserved task sweep failed'));
+}, 60_000);
+unservedSweep.unref();
 
 let stopping = false;
 async function shutdown(signal: string) {

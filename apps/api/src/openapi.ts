@@ -42,6 +42,18 @@ import {
   ZTrainingJobsResponseSchema,
   ZUserQueueStatusSchema,
   ZWaitTimeEstimateSchema,
+  ZDeleteGeneratedImageResponseSchema,
+  ZFavoriteRequestSchema,
+  ZFluxGenerateRequestSchema,
+  ZGenerateImageFormSchema,
+  ZGenerateTrainedRequestSchema,
+  ZGeneratedImageSchema,
+  ZGeneratedImagesResponseSchema,
+  ZGenerationResultSchema,
+  ZInferenceGenerateRequestSchema,
+  ZQueueGenerationParamsSchema,
+  ZStartQueuedGenerationRequestSchema,
+  ZStylesResponseSchema,
 } from '@studioshot/contracts';
 import { z } from 'zod';
 
@@ -57,6 +69,10 @@ interface RouteDoc {
   query?: string[];
   /** Component names, registered below. */
   body?: string;
+  /** The body's media type, when not JSON. */
+  bodyType?: 'multipart/form-data';
+  /** The answer is a JPEG, not JSON. */
+  jpeg?: boolean;
   response: string;
   status?: number;
   errors: number[];
@@ -82,6 +98,13 @@ const REQUESTS = {
   TestCardConfirmRequest: ZTestCardConfirmRequestSchema,
   StartTrainingRequest: ZStartTrainingRequestSchema,
   QueueSubmitRequest: ZQueueSubmitRequestSchema,
+  QueueGenerationParams: ZQueueGenerationParamsSchema,
+  StartQueuedGenerationRequest: ZStartQueuedGenerationRequestSchema,
+  GenerateTrainedRequest: ZGenerateTrainedRequestSchema,
+  InferenceGenerateRequest: ZInferenceGenerateRequestSchema,
+  FluxGenerateRequest: ZFluxGenerateRequestSchema,
+  GenerateImageForm: ZGenerateImageFormSchema,
+  FavoriteRequest: ZFavoriteRequestSchema,
 };
 const RESPONSES = {
   Error: ZErrorSchema,
@@ -109,6 +132,11 @@ const RESPONSES = {
   QueueHealth: ZQueueHealthSchema,
   CostProjection: ZCostProjectionSchema,
   WaitTimeEstimate: ZWaitTimeEstimateSchema,
+  Styles: ZStylesResponseSchema,
+  GenerationResult: ZGenerationResultSchema,
+  GeneratedImage: ZGeneratedImageSchema,
+  GeneratedImages: ZGeneratedImagesResponseSchema,
+  DeleteGeneratedImageResponse: ZDeleteGeneratedImageResponseSchema,
 };
 type Component = keyof typeof REQUESTS | keyof typeof RESPONSES;
 
@@ -262,6 +290,84 @@ const ROUTES: (RouteDoc & { body?: Component; response: Component })[] = [
   },
   {
     method: 'get',
+    path: '/api/v1/generation/styles',
+    summary: 'The style cards',
+    tag: 'generation',
+    auth: false,
+    response: 'Styles',
+    errors: [],
+  },
+  ...(
+    [
+      [
+        '/api/v1/generation/generate-trained',
+        'GenerateTrainedRequest',
+        'Generate with a trained model',
+      ],
+      [
+        '/api/v1/inference/generate',
+        'InferenceGenerateRequest',
+        'Generate (legacy and premium pages)',
+      ],
+      ['/inference/generate', 'InferenceGenerateRequest', 'Generate (post-payment page)'],
+      ['/generation/flux-generate', 'FluxGenerateRequest', 'Generate with engine settings'],
+      ['/models/generate-image', 'GenerateImageForm', 'Generate from a form (template_used)'],
+    ] as const
+  ).map(([path, body, summary]): RouteDoc & { body: Component; response: Component } => ({
+    method: 'post',
+    path,
+    summary: `${summary}: reserves the credits, waits for the images (200), or answers 202 with the generation id and status when the wait runs out; 502 when it failed. Needs an Idempotency-Key header (or idempotency_key field).`,
+    tag: 'generation',
+    auth: true,
+    body,
+    ...(path === '/models/generate-image' ? { bodyType: 'multipart/form-data' as const } : {}),
+    response: 'GenerationResult',
+    errors: [401, 402, 404, 409, 422, 502, 503],
+  })),
+  {
+    method: 'get',
+    path: '/models/generated-images',
+    summary: "The user's generated images, newest first",
+    tag: 'generation',
+    auth: true,
+    query: ['limit', 'offset'],
+    response: 'GeneratedImages',
+    errors: [401, 422],
+  },
+  {
+    method: 'post',
+    path: '/models/generated-images/{id}/favorite',
+    summary: 'Set ({favorite}) or toggle (empty body) the favourite flag',
+    tag: 'generation',
+    auth: true,
+    body: 'FavoriteRequest',
+    response: 'GeneratedImage',
+    errors: [401, 404, 422],
+  },
+  {
+    method: 'delete',
+    path: '/models/generated-images/{id}',
+    summary: 'Delete an image (its row and both files)',
+    tag: 'generation',
+    auth: true,
+    response: 'DeleteGeneratedImageResponse',
+    errors: [401, 404],
+  },
+  ...['/images/generated/{id}', '/images/generated/{id}/thumbnail'].map(
+    (path): RouteDoc & { body?: Component; response: Component } => ({
+      method: 'get',
+      path,
+      summary: 'A generated image (JPEG), with the short-lived token signed for it',
+      tag: 'generation',
+      auth: false,
+      query: ['token'],
+      jpeg: true,
+      response: 'GeneratedImage',
+      errors: [403, 404],
+    }),
+  ),
+  {
+    method: 'get',
     path: '/api/v1/queue/user/status',
     summary: "The user's pending, running and total tasks",
     tag: 'queue',
@@ -272,7 +378,8 @@ const ROUTES: (RouteDoc & { body?: Component; response: Component })[] = [
   {
     method: 'post',
     path: '/api/v1/queue/submit',
-    summary: 'Queue a task (training; generation is not available yet)',
+    summary:
+      'Queue a task: a training, or a generation or batch_generation (params: QueueGenerationParams; Idempotency-Key header)',
     tag: 'queue',
     auth: true,
     body: 'QueueSubmitRequest',
@@ -294,12 +401,13 @@ const ROUTES: (RouteDoc & { body?: Component; response: Component })[] = [
   {
     method: 'post',
     path: '/api/v1/queue/generation/start-queued',
-    summary: 'Queue a generation (not available yet: always 422)',
+    summary: 'Queue a generation or batch_generation (credits reserved); answers the task at once',
     tag: 'queue',
     auth: true,
+    body: 'StartQueuedGenerationRequest',
     response: 'QueueTask',
     status: 201,
-    errors: [401, 422],
+    errors: [401, 402, 404, 409, 422, 503],
   },
   {
     method: 'get',
@@ -398,9 +506,23 @@ export function buildOpenApiDocument(version: string): object {
       tags: [route.tag],
       security: route.auth ? [{ bearer: [] }] : [],
       ...parameters(route),
-      ...(route.body ? { requestBody: { required: true, content: ref(route.body) } } : {}),
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: route.bodyType
+                ? { [route.bodyType]: ref(route.body)['application/json'] }
+                : ref(route.body),
+            },
+          }
+        : {}),
       responses: {
-        [route.status ?? 200]: { description: 'Success', content: ref(route.response) },
+        [route.status ?? 200]: {
+          description: 'Success',
+          content: route.jpeg
+            ? { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } }
+            : ref(route.response),
+        },
         ...Object.fromEntries(
           route.errors.map((status) => [status, { description: 'Error', content: ref('Error') }]),
         ),

@@ -119,6 +119,10 @@ describe('OpenAPI', () => {
       '/api/v1/queue/submit',
       '/api/v1/queue/cancel/{id}',
       '/api/v1/queue/estimate/wait-time/{task_type}/{priority}',
+      '/api/v1/generation/styles',
+      '/api/v1/generation/generate-trained',
+      '/models/generated-images/{id}/favorite',
+      '/images/generated/{id}/thumbnail',
     ]) {
       expect(res.body.paths).toHaveProperty([path]);
     }

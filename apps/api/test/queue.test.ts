@@ -1,6 +1,5 @@
 import {
   MESSAGES,
-  QUEUES,
   ZCostProjectionSchema,
   ZQueueHealthSchema,
   ZQueueOverviewSchema,
@@ -16,6 +15,7 @@ import {
   modelsTrained,
   rowCounts,
   startTraining,
+  TRAINING_QUEUE,
   trainingQueue,
   trainingUser,
   type TestUser,
@@ -44,7 +44,7 @@ afterEach(async () => {
 
 /** A connected training worker that takes no job (it never runs): it counts as a worker. */
 async function idleWorker(): Promise<Worker> {
-  const worker = new Worker(QUEUES.training, null, {
+  const worker = new Worker(TRAINING_QUEUE, null, {
     connection: { ...t.c.redis.options, maxRetriesPerRequest: null },
     prefix: `${t.c.env.REDIS_PREFIX}bull`,
     autorun: false,
@@ -117,7 +117,7 @@ describe('submitting tasks', () => {
     expect(await modelsTrained(t, user.id)).toBe(1);
   });
 
-  it('refuses generation (not available yet) and bad training params, changing nothing', async () => {
+  it('refuses bad generation and training params, changing nothing', async () => {
     const user = await trainingUser(t);
     const session = await completedSession(t, user.id);
     const before = await rowCounts(t);
@@ -125,10 +125,14 @@ describe('submitting tasks', () => {
       [
         '/api/v1/queue/submit',
         { task_type: 'generation', params: { prompt: 'x' } },
-        MESSAGES.taskTypeUnavailable,
+        MESSAGES.idempotencyKeyRequired,
       ],
-      ['/api/v1/queue/submit', { task_type: 'batch_generation' }, MESSAGES.taskTypeUnavailable],
-      ['/api/v1/queue/generation/start-queued', { prompt: 'x' }, MESSAGES.taskTypeUnavailable],
+      [
+        '/api/v1/queue/submit',
+        { task_type: 'batch_generation', params: { template_ids: ['nope'] } },
+        'template_ids.0: Unknown template',
+      ],
+      ['/api/v1/queue/generation/start-queued', { prompt: 'x' }, MESSAGES.idempotencyKeyRequired],
       ['/api/v1/queue/submit', { task_type: 'painting', params: {} }, /task_type/],
       [
         '/api/v1/queue/submit',
@@ -354,13 +358,18 @@ describe('the fleet', () => {
     const res = await get(user, '/api/v1/queue/status');
     expect(res.status).toBe(200);
     const overview = ZQueueOverviewSchema.parse(res.body);
-    expect(overview.queues.map((q) => q.task_type)).toEqual([
-      'training',
-      'generation',
-      'batch_generation',
+    // Each task type on each engine kind.
+    expect(overview.queues.map((q) => q.queue)).toEqual([
+      'training.studio',
+      'training.flux',
+      'generation.studio',
+      'generation.flux',
+      'batch-generation.studio',
+      'batch-generation.flux',
     ]);
     expect(overview.queues[0]).toMatchObject({
-      queue: QUEUES.training,
+      task_type: 'training',
+      queue: TRAINING_QUEUE,
       waiting: 2,
       active: 0,
       delayed: 0,
@@ -368,7 +377,8 @@ describe('the fleet', () => {
       workers: 1,
     });
     expect(overview.queues[0]?.estimated_wait_seconds).toEqual(expect.any(Number));
-    expect(overview.queues[1]).toMatchObject({
+    expect(overview.queues[2]).toMatchObject({
+      task_type: 'generation',
       waiting: 0,
       workers: 0,
       estimated_wait_seconds: null,
@@ -389,7 +399,7 @@ describe('the fleet', () => {
     expect(degraded.status).toBe(503);
     const report = ZQueueHealthSchema.parse(degraded.body);
     expect(report.status).toBe('degraded');
-    expect(report.issues).toEqual([`${QUEUES.training}: 1 waiting and no worker connected`]);
+    expect(report.issues).toEqual([`${TRAINING_QUEUE}: 1 waiting and no worker connected`]);
     expect(report.queues[0]?.oldest_waiting_seconds).toBeGreaterThanOrEqual(0);
 
     await idleWorker();
@@ -401,12 +411,12 @@ describe('the fleet', () => {
     const training = await newTraining(user);
     const worker = await idleWorker();
     await worker.getNextJob('dead-worker');
-    await t.c.redis.del(`${t.c.env.REDIS_PREFIX}bull:${QUEUES.training}:${training.id}:lock`);
+    await t.c.redis.del(`${t.c.env.REDIS_PREFIX}bull:${TRAINING_QUEUE}:${training.id}:lock`);
     const res = await get(user, '/api/v1/queue/monitor/health');
     expect(res.status).toBe(503);
     const report = ZQueueHealthSchema.parse(res.body);
     expect(report.queues[0]).toMatchObject({ active: 1, stalled: 1 });
-    expect(report.issues).toContain(`${QUEUES.training}: 1 running without a live worker`);
+    expect(report.issues).toContain(`${TRAINING_QUEUE}: 1 running without a live worker`);
   });
 
   it('every queue call needs a token', async () => {
@@ -491,5 +501,43 @@ describe('GET /api/v1/queue/cost/projection', () => {
       savings_percent: 0,
       efficiency_rating: 'poor',
     });
+  });
+});
+
+describe('tasks no worker can run', () => {
+  const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+  const limitMinutes = () => t.c.env.TASK_NO_WORKER_TIMEOUT_MS / 60_000;
+
+  it('fail once they waited past the limit with no worker of their kind, and give the slot back', async () => {
+    const user = await trainingUser(t);
+    const training = await newTraining(user);
+    expect(await modelsTrained(t, user.id)).toBe(1);
+    // Not yet past the limit: nothing happens. (Other tests' trainings wait here too.)
+    expect(await t.c.queue.failUnservedTasks(later(limitMinutes() - 1))).not.toContain(training.id);
+    expect(await t.c.queue.failUnservedTasks(later(limitMinutes() + 1))).toContain(training.id);
+    const task = ZQueueTaskSchema.parse(
+      (await get(user, `/api/v1/queue/status/${training.id}`)).body,
+    );
+    expect(task).toMatchObject({ status: 'failed', error_message: MESSAGES.noWorkerForTraining });
+    expect(await modelsTrained(t, user.id)).toBe(0);
+    expect(await queue.getJob(training.id)).toBeUndefined();
+    // Once: a second sweep finds nothing more to fail.
+    expect(await t.c.queue.failUnservedTasks(later(limitMinutes() + 2))).not.toContain(training.id);
+    expect(await modelsTrained(t, user.id)).toBe(0);
+  });
+
+  it('wait on while a worker of their kind is connected, however long', async () => {
+    const user = await trainingUser(t);
+    const training = await newTraining(user);
+    await idleWorker();
+    expect(await t.c.queue.failUnservedTasks(later(limitMinutes() * 10))).not.toContain(
+      training.id,
+    );
+    const row = await t.c.db
+      .selectFrom('tasks')
+      .select(['status', 'engine_kind'])
+      .where('id', '=', training.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'queued', engine_kind: 'studio' });
   });
 });

@@ -1,4 +1,7 @@
-import { QUEUES, type StartTrainingResponse } from '@studioshot/contracts';
+import { taskQueueName, type StartTrainingResponse } from '@studioshot/contracts';
+
+/** The queue trainings go to with the default engine. */
+export const TRAINING_QUEUE = taskQueueName('training', 'studio');
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -78,7 +81,7 @@ export async function startTraining(
 
 /** The training queue as the API fills it, read with BullMQ itself. */
 export function trainingQueue(t: TestApp): Queue {
-  return new Queue(QUEUES.training, {
+  return new Queue(TRAINING_QUEUE, {
     connection: t.c.redis,
     prefix: `${t.c.env.REDIS_PREFIX}bull`,
   });

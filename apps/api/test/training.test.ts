@@ -1,7 +1,6 @@
 import {
   BULL_PRIORITY,
   MESSAGES,
-  QUEUES,
   ZModelsStatusSchema,
   ZStartTrainingResponseSchema,
   ZTrainingJobSchema,
@@ -18,6 +17,7 @@ import {
   modelsTrained,
   rowCounts,
   startTraining,
+  TRAINING_QUEUE,
   trainingQueue,
   trainingUser,
   type TestUser,
@@ -322,7 +322,7 @@ describe('POST /api/v1/training/start', () => {
     const user = await trainingUser(t);
     const session = await completedSession(t, user.id);
     // Redis refuses BullMQ's add script: the queue's metadata hash is not a hash any more.
-    const metaKey = `${t.c.env.REDIS_PREFIX}bull:${QUEUES.training}:meta`;
+    const metaKey = `${t.c.env.REDIS_PREFIX}bull:${TRAINING_QUEUE}:meta`;
     const meta = await t.c.redis.hgetall(metaKey);
     await t.c.redis.del(metaKey);
     await t.c.redis.set(metaKey, 'not a hash');
@@ -375,7 +375,7 @@ describe('POST /api/v1/training/start', () => {
       expect(requeued?.data).toEqual({ task_id: job.id });
       // Idempotent: a second start adds nothing.
       const waiting = await jobCount();
-      await restarted.training.requeueWaiting();
+      await restarted.queue.requeueWaiting();
       expect(await jobCount()).toBe(waiting);
     } finally {
       await restarted.close();

@@ -1,29 +1,38 @@
 import {
-  QUEUES,
+  TASK_EVENTS_MAX_EVENTS,
+  TASK_EVENTS_STREAM,
+  taskChangedEvent,
   WS_CLOSE,
+  ZQueueTaskSchema,
   ZTrainingJobSchema,
   ZTrainModelJobSchema,
+  ZWsServerMessageSchema,
+  type QueueTask,
+  type TaskType,
   type TrainingJob,
   type WsServerMessage,
 } from '@studioshot/contracts';
-import { Worker, type Job } from 'bullmq';
+import { QueueEventsProducer, Worker, type Job } from 'bullmq';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createHttpServer } from '../src/server.js';
 import { signAccessToken } from '../src/services/tokens.js';
-import type { TrainingFeed } from '../src/ws/training-feed.js';
+import type { TaskFeed } from '../src/ws/task-feed.js';
 import { bearer, createTestApp, type TestApp } from './helpers.js';
 import {
   completedSession,
   startTraining,
+  TRAINING_QUEUE,
   trainingUser,
   type TestUser,
 } from './training-helpers.js';
 
 let t: TestApp;
-let feed: TrainingFeed;
+let feed: TaskFeed;
+/** Publishes task changes as a worker does (the exact call the worker makes). */
+let publisher: QueueEventsProducer;
 let close: () => Promise<void>;
 let origin: string;
 let address: string;
@@ -36,6 +45,10 @@ beforeAll(async () => {
   const { port } = http.server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
   address = `ws://127.0.0.1:${port}/ws`;
+  publisher = new QueueEventsProducer(TASK_EVENTS_STREAM, {
+    connection: t.c.redis,
+    prefix: `${t.c.env.REDIS_PREFIX}bull`,
+  });
   close = () =>
     new Promise((resolve) => {
       feed.close();
@@ -44,6 +57,7 @@ beforeAll(async () => {
     });
 });
 afterAll(async () => {
+  await publisher.close();
   await close();
   await t.close();
 });
@@ -62,7 +76,8 @@ class Client {
     this.socket.on('message', (data) => {
       this.messages.push({
         at: performance.now(),
-        message: JSON.parse(String(data)) as WsServerMessage,
+        // Every message the server sends is one the contract describes.
+        message: ZWsServerMessageSchema.parse(JSON.parse(String(data))),
       });
       for (const wake of this.waiters.splice(0)) wake();
     });
@@ -106,12 +121,41 @@ class Client {
       message.type === 'training' ? [ZTrainingJobSchema.parse(message.job)] : [],
     );
   }
+
+  taskMessages(): QueueTask[] {
+    return this.messages.flatMap(({ message }) =>
+      message.type === 'task' ? [ZQueueTaskSchema.parse(message.task)] : [],
+    );
+  }
 }
 
 const isReady = (m: WsServerMessage): m is Extract<WsServerMessage, { type: 'ready' }> =>
   m.type === 'ready';
 const isTraining = (m: WsServerMessage): m is Extract<WsServerMessage, { type: 'training' }> =>
   m.type === 'training';
+const isTask = (m: WsServerMessage): m is Extract<WsServerMessage, { type: 'task' }> =>
+  m.type === 'task';
+const taskOf =
+  (taskId: string, test: (task: QueueTask) => boolean = () => true) =>
+  (m: WsServerMessage): m is Extract<WsServerMessage, { type: 'task' }> =>
+    isTask(m) && m.task.id === taskId && test(m.task);
+
+/** What a worker does after every change of a task row: one `task-changed` on the stream. */
+async function publishChange(task: { id: string; user_id: string; task_type: TaskType }) {
+  await publisher.publishEvent(
+    taskChangedEvent({ task_id: task.id, user_id: task.user_id, task_type: task.task_type }),
+    TASK_EVENTS_MAX_EVENTS,
+  );
+}
+
+/** A task row of any type, as the generation API would write it. */
+async function insertTask(user: TestUser, type: TaskType) {
+  return t.c.db
+    .insertInto('tasks')
+    .values({ user_id: user.id, task_type: type, status: 'queued', message: 'Queued' })
+    .returning(['id', 'user_id', 'task_type'])
+    .executeTakeFirstOrThrow();
+}
 
 async function signedIn(user: TestUser, options: { origin?: string } = {}): Promise<Client> {
   const client = new Client(options);
@@ -249,8 +293,8 @@ describe('/ws authentication', () => {
   }, 10_000);
 });
 
-describe('/ws training updates', () => {
-  it('pushes each change of a job to its owner only, from queued to completed', async () => {
+describe('/ws task updates', () => {
+  it('pushes each change of a training to its owner only, as a task and as a training job', async () => {
     const owner = await trainingUser(t);
     const other = await trainingUser(t);
     const ownerTab = await signedIn(owner);
@@ -258,30 +302,30 @@ describe('/ws training updates', () => {
     const otherClient = await signedIn(other);
 
     // Stands in for the GPU worker (tested in apps/worker): takes the job, writes the task row,
-    // then reports progress through BullMQ.
+    // then publishes task-changed on the task events stream after each change.
     const worker = new Worker(
-      QUEUES.training,
+      TRAINING_QUEUE,
       async (job: Job) => {
         const { task_id } = ZTrainModelJobSchema.parse(job.data);
         const task = await t.c.db
           .updateTable('tasks')
           .set({ status: 'running', started_at: sql`now()`, attempts: sql`attempts + 1` })
           .where('id', '=', task_id)
-          .returning('user_id')
+          .returning(['id', 'user_id', 'task_type'])
           .executeTakeFirstOrThrow();
         await t.c.db
           .updateTable('models')
           .set({ status: 'training' })
           .where('id', '=', task_id)
           .execute();
+        await publishChange(task);
         for (const progress of [10, 30, 50, 70, 90]) {
           await t.c.db
             .updateTable('tasks')
             .set({ progress, message: `Step ${progress}` })
             .where('id', '=', task_id)
             .execute();
-          await job.updateProgress({ task_id, user_id: task.user_id, progress, status: 'running' });
-          await new Promise((r) => setTimeout(r, 120));
+          await publishChange(task);
         }
         await t.c.db
           .updateTable('tasks')
@@ -293,6 +337,7 @@ describe('/ws training updates', () => {
           .set({ status: 'completed', artifact_key: `models/${task_id}/model.json` })
           .where('id', '=', task_id)
           .execute();
+        await publishChange(task);
       },
       {
         connection: { ...t.c.redis.options, maxRetriesPerRequest: null },
@@ -322,13 +367,89 @@ describe('/ws training updates', () => {
       // In order: progress never goes back.
       const progress = seen.map((j) => j.progress);
       expect(progress).toEqual([...progress].sort((a, b) => a - b));
-      expect(seen.some((j) => j.status === 'training' && j.progress === 50)).toBe(true);
+      expect(progress).toContain(50);
 
-      await new Promise((r) => setTimeout(r, 200));
-      expect(otherClient.trainingMessages()).toEqual([]);
+      // The same changes as queue tasks, each sent just before its training job.
+      const tasks = ownerTab.taskMessages();
+      expect(tasks.every((task) => task.id === job.id && task.task_type === 'training')).toBe(true);
+      const taskProgress = tasks.map((task) => task.progress);
+      expect(taskProgress).toEqual([...taskProgress].sort((a, b) => a - b));
+      expect(tasks.at(-1)).toMatchObject({ status: 'completed', progress: 100, position: null });
+      const types = ownerTab.messages.slice(1).map(({ message }) => message.type);
+      expect(types).toEqual(seen.flatMap(() => ['task', 'training']));
+
+      // Someone else's change reaches the other user after anything sent to them before it.
+      const theirs = await insertTask(other, 'generation');
+      await publishChange(theirs);
+      await otherClient.next(taskOf(theirs.id));
+      expect(otherClient.messages.slice(1).map(({ message }) => message)).toEqual([
+        { type: 'task', task: expect.objectContaining({ id: theirs.id }) },
+      ]);
     } finally {
       await worker.close();
       for (const client of [ownerTab, secondTab, otherClient]) client.socket.close();
+    }
+  });
+
+  it('pushes a generation task to its owner only, and no training message', async () => {
+    const owner = await trainingUser(t);
+    const other = await trainingUser(t);
+    const ownerTab = await signedIn(owner);
+    const otherClient = await signedIn(other);
+    try {
+      const task = await insertTask(owner, 'generation');
+      await publishChange(task);
+      const queued = await ownerTab.next(taskOf(task.id));
+      expect(queued.task).toMatchObject({
+        id: task.id,
+        task_id: task.id,
+        task_type: 'generation',
+        priority: 'normal',
+        status: 'queued',
+        progress: 0,
+        message: 'Queued',
+        // No job on a queue for it: not in line.
+        position: null,
+      });
+
+      await t.c.db
+        .updateTable('tasks')
+        .set({ status: 'running', progress: 40, message: 'Rendering', started_at: sql`now()` })
+        .where('id', '=', task.id)
+        .execute();
+      await publishChange(task);
+      const running = await ownerTab.next(taskOf(task.id, (x) => x.status === 'running'));
+      expect(running.task).toMatchObject({ progress: 40, message: 'Rendering' });
+
+      await t.c.db
+        .updateTable('tasks')
+        .set({ status: 'completed', progress: 100, completed_at: sql`now()` })
+        .where('id', '=', task.id)
+        .execute();
+      await publishChange(task);
+      await ownerTab.next(taskOf(task.id, (x) => x.status === 'completed'));
+      expect(ownerTab.trainingMessages()).toEqual([]);
+      expect(ownerTab.taskMessages().map((x) => x.status)).toEqual([
+        'queued',
+        'running',
+        'completed',
+      ]);
+
+      // The publisher's user hint does not route: the row's owner does.
+      await publisher.publishEvent(
+        taskChangedEvent({ task_id: task.id, user_id: other.id, task_type: 'generation' }),
+        TASK_EVENTS_MAX_EVENTS,
+      );
+      const from = ownerTab.messages.length;
+      await ownerTab.next(taskOf(task.id), from);
+
+      // Anything sent to the other user would have reached them before a change of their own.
+      const theirs = await insertTask(other, 'batch_generation');
+      await publishChange(theirs);
+      await otherClient.next(taskOf(theirs.id));
+      expect(otherClient.taskMessages().map((x) => x.id)).toEqual([theirs.id]);
+    } finally {
+      for (const client of [ownerTab, otherClient]) client.socket.close();
     }
   });
 
@@ -348,6 +469,11 @@ describe('/ws training updates', () => {
       status: 'failed',
       error_message: 'Cancelled',
     });
+    const task = await client.next(
+      taskOf(job.id, (x) => x.status === 'cancelled'),
+      from,
+    );
+    expect(task.task).toMatchObject({ error_message: 'Cancelled', position: null });
     client.socket.close();
   });
 });

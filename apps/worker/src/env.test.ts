@@ -9,6 +9,9 @@ describe('loadWorkerEnv', () => {
     expect(() => loadWorkerEnv({ ...required, TRAINING_CONCURRENCY: '0' })).toThrow(
       /TRAINING_CONCURRENCY/,
     );
+    expect(() => loadWorkerEnv({ ...required, ENGINE_SESSION_MAX_TASKS: '0' })).toThrow(
+      /ENGINE_SESSION_MAX_TASKS/,
+    );
   });
 
   it('has production defaults: studio engine, one training per GPU, 30 minute limit', () => {
@@ -17,6 +20,10 @@ describe('loadWorkerEnv', () => {
       PHOTO_CHECK_CONCURRENCY: 1,
       TRAINING_CONCURRENCY: 1,
       TRAINING_TIMEOUT_MS: 1_800_000,
+      GENERATION_CONCURRENCY: 1,
+      GENERATION_TIMEOUT_MS: 300_000,
+      ENGINE_SESSION_IDLE_MS: 600_000,
+      ENGINE_SESSION_MAX_TASKS: 200,
       ENGINE_CANCEL_GRACE_MS: 5000,
       ENGINE_TERM_GRACE_MS: 5000,
       WORKER_SHUTDOWN_GRACE_MS: 25_000,

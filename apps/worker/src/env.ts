@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENGINE_KINDS } from '@studioshot/contracts';
 import { z } from 'zod';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,13 +25,30 @@ export const ZWorkerEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The engine's virtualenv interpreter; `npm start` creates it. */
   ENGINE_PYTHON: z.string().default(path.resolve(here, '../engine/.venv/bin/python')),
-  ENGINE_KIND: z.enum(['studio', 'flux']).default('studio'),
+  /** The engine this worker runs; it takes only that kind's task queues. */
+  ENGINE_KIND: z.enum(ENGINE_KINDS).default('studio'),
   /** How long a freshly started engine may take to say `ready`. */
   ENGINE_READY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** After `cancel`, how long the engine may take to stop before it gets SIGTERM... */
   ENGINE_CANCEL_GRACE_MS: z.coerce.number().int().nonnegative().default(5000),
   /** ...and after SIGTERM, before SIGKILL. */
   ENGINE_TERM_GRACE_MS: z.coerce.number().int().nonnegative().default(5000),
+  /** A generation engine session with no task for this long is stopped (its memory freed). */
+  ENGINE_SESSION_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
+  /** A generation engine session is replaced after this many tasks. */
+  ENGINE_SESSION_MAX_TASKS: z.coerce.number().int().positive().default(200),
+  /** Generations at once (each on the one warm session, so more only queue there). */
+  GENERATION_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /** A generation still running after this is stopped and retried. */
+  GENERATION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
   /** Trainings at once: one per GPU. */
   TRAINING_CONCURRENCY: z.coerce.number().int().positive().default(1),
   /** A training still running after this is stopped (a hung engine) and retried. */

@@ -1,18 +1,21 @@
-import { JOB_NAMES, QUEUES, TASK_CANCEL_CHANNEL } from '@studioshot/contracts';
+import { JOB_NAMES, QUEUES, TASK_CANCEL_CHANNEL, taskQueueName } from '@studioshot/contracts';
 import type { Db } from '@studioshot/db';
 import type { Storage } from '@studioshot/storage';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { EnginePool } from './engine/engine-pool.js';
 import { engineCommandLine, type EngineReady } from './engine/engine-process.js';
-import { WarmEngines } from './engine/warm-engines.js';
+import { generateWork } from './generation/generate-images.js';
 import type { WorkerEnv } from './env.js';
 import { photoCheckHandlers } from './jobs/photo-check-handlers.js';
 import { startQueueWorkers } from './jobs/queue-workers.js';
 import { assertHandlers } from './jobs/registry.js';
-import { TaskCancellations, TaskStopped } from './jobs/task-cancellations.js';
 import { createPhotoAnalyzer } from './photo-checks/index.js';
-import { trainModelHandler } from './training/train-model.js';
-import { sweepOrphanedWorkspaces } from './training/training-workspaces.js';
+import { TaskCancellations, TaskStopped } from './tasks/task-cancellations.js';
+import { TaskEvents } from './tasks/task-events.js';
+import { taskJobHandler } from './tasks/task-runner.js';
+import { sweepOrphanedWorkspaces } from './tasks/task-workspaces.js';
+import { trainModelWork } from './training/train-model.js';
 
 export interface WorkerDeps {
   db: Db;
@@ -32,31 +35,46 @@ export interface RunningWorker {
 
 /**
  * The worker: every job type's handler (checked before anything starts), one BullMQ consumer per
- * queue that has job types, a warm spare engine, and the task cancel channel.
+ * queue of its engine kind, the engine pool (training processes, the warm generation session),
+ * and the task cancel channel.
  */
 export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<RunningWorker> {
   const { db, storage, logger } = deps;
-  const engines = new WarmEngines({
-    command: engineCommandLine(env.ENGINE_PYTHON, env.ENGINE_KIND),
+  const kind = env.ENGINE_KIND;
+  const engines = new EnginePool({
+    command: engineCommandLine(env.ENGINE_PYTHON, kind),
+    kind,
+    // A GPU holds one engine's weights at a time.
+    exclusive: kind === 'flux',
+    sessionIdleMs: env.ENGINE_SESSION_IDLE_MS,
+    sessionMaxTasks: env.ENGINE_SESSION_MAX_TASKS,
     logger,
     readyTimeoutMs: env.ENGINE_READY_TIMEOUT_MS,
     cancelGraceMs: env.ENGINE_CANCEL_GRACE_MS,
     termGraceMs: env.ENGINE_TERM_GRACE_MS,
   });
   const cancellations = new TaskCancellations(logger);
+  // Workers need commands that wait out a Redis restart rather than fail.
+  const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  connection.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
+  const taskEvents = new TaskEvents(connection, `${env.REDIS_PREFIX}bull`, logger);
+  const runner = { db, events: taskEvents, cancellations, tmpDir: env.WORKER_TMP_DIR };
+  const training = { db, storage, engines, timeoutMs: env.TRAINING_TIMEOUT_MS };
   const handlers = {
     ...photoCheckHandlers({ db, storage }),
-    [JOB_NAMES.trainModel]: trainModelHandler({
-      db,
-      storage,
-      engines,
-      cancellations,
-      tmpDir: env.WORKER_TMP_DIR,
-      timeoutMs: env.TRAINING_TIMEOUT_MS,
-    }),
+    [JOB_NAMES.trainModel]: taskJobHandler(runner, trainModelWork(training)),
+    [JOB_NAMES.generate]: taskJobHandler(
+      runner,
+      generateWork({
+        ...training,
+        timeoutMs: env.GENERATION_TIMEOUT_MS,
+        kind,
+        analyzer: createPhotoAnalyzer,
+      }),
+    ),
   };
   assertHandlers(handlers);
-  // A worker killed mid-training (kill -9, a lost node) left its staged photos and output behind.
+  // A worker killed mid-task (kill -9, a lost node) left its staged inputs and output behind.
   await sweepOrphanedWorkspaces(env.WORKER_TMP_DIR, logger);
   let engine: EngineReady;
   try {
@@ -65,19 +83,19 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     // Load the face models now, not on the first user's photo.
     await createPhotoAnalyzer();
   } catch (error) {
-    await Promise.allSettled([engines.close(), cancellations.close()]);
+    await Promise.allSettled([engines.close(), cancellations.close(), taskEvents.close()]);
+    connection.disconnect();
     throw error;
   }
-
-  // Workers need commands that wait out a Redis restart rather than fail.
-  const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
-  connection.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   const shutdown = new AbortController();
   const workers = startQueueWorkers(handlers, {
     connection,
     prefix: `${env.REDIS_PREFIX}bull`,
+    engineKind: kind,
     concurrency: {
-      [QUEUES.training]: env.TRAINING_CONCURRENCY,
+      [taskQueueName('training', kind)]: env.TRAINING_CONCURRENCY,
+      [taskQueueName('generation', kind)]: env.GENERATION_CONCURRENCY,
+      [taskQueueName('batch_generation', kind)]: env.GENERATION_CONCURRENCY,
       [QUEUES.photoChecks]: env.PHOTO_CHECK_CONCURRENCY,
     },
     lockDurationMs: env.WORKER_LOCK_MS,
@@ -98,7 +116,7 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
         );
         await Promise.all(workers.map((worker) => worker.close()));
         clearTimeout(grace);
-        await Promise.allSettled([engines.close(), cancellations.close()]);
+        await Promise.allSettled([engines.close(), cancellations.close(), taskEvents.close()]);
         await connection.quit().catch(() => connection.disconnect());
       })();
       return closing;

@@ -1,4 +1,3 @@
-import { QUEUES } from '@studioshot/contracts';
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
@@ -11,6 +10,7 @@ import {
   seedTraining,
   storedModelFiles,
   taskRow,
+  TRAINING_QUEUE,
   trainingState,
   waitFor,
   waitForFinalTask,
@@ -120,7 +120,7 @@ describe('worker process deaths', () => {
     for (const pid of worker.enginePids()) await gone(pid, `engine ${pid} to exit`);
     expect(start.enginePid).toBeDefined();
 
-    const job = await suite.queue(QUEUES.training).getJob(training.taskId);
+    const job = await suite.queue(TRAINING_QUEUE).getJob(training.taskId);
     expect(['waiting', 'prioritized']).toContain(await job?.getState());
     expect(job?.attemptsMade).toBe(0);
     expect(await taskRow(suite, training.taskId)).toMatchObject({

@@ -9,7 +9,7 @@ import {
   type EngineProcessOptions,
   type EngineProgress,
 } from '../src/engine/engine-process.js';
-import { WarmEngines } from '../src/engine/warm-engines.js';
+import { EnginePool } from '../src/engine/engine-pool.js';
 import {
   ENGINE_PYTHON,
   FIXTURES,
@@ -29,6 +29,7 @@ const started: EngineProcess[] = [];
 function options(overrides: Partial<EngineProcessOptions> = {}): EngineProcessOptions {
   return {
     command: engineCommandLine(ENGINE_PYTHON, 'studio'),
+    kind: 'studio',
     logger: logs.logger,
     readyTimeoutMs: 20_000,
     cancelGraceMs: CANCEL_GRACE_MS,
@@ -47,7 +48,12 @@ const request = (photos = TRAINING_PHOTOS) => ({
   job_id: 'job-1',
   task: 'train' as const,
   params: {
-    photos: photos.map((file) => ({ id: file, path: path.join(FIXTURES, file) })),
+    photos: photos.map((file) => ({
+      id: file,
+      path: path.join(FIXTURES, file),
+      original_path: null,
+      descriptor: null,
+    })),
     output_dir: out,
     trigger_word: 'person',
     model_name: 'Bridge test',
@@ -76,7 +82,7 @@ afterEach(async () => {
 describe('the engine bridge, with the real studio engine', () => {
   it('handshakes, trains with progress and artifacts, then the process exits', async () => {
     const studio = engine();
-    expect(await studio.ready).toMatchObject({ v: 1, type: 'ready', engine: 'studio' });
+    expect(await studio.ready).toMatchObject({ v: 2, type: 'ready', engine: 'studio' });
     const progress: EngineProgress[] = [];
     const artifacts: string[] = [];
     const result = await studio.run(request(), {
@@ -208,29 +214,67 @@ describe('the engine bridge, with the real studio engine', () => {
   });
 });
 
-describe('warm spare engines', () => {
-  it('hand out a ready engine at once, start the next, and stop the spare on close', async () => {
-    const engines = new WarmEngines(options());
+describe('the engine pool', () => {
+  const pool = () =>
+    new EnginePool({ ...options(), exclusive: false, sessionIdleMs: 60_000, sessionMaxTasks: 2 });
+
+  it('hands a training the spare made ready ahead, starts the next, and stops its own on close', async () => {
+    const engines = pool();
     try {
       await engines.start();
-      const readyLogs = () => logs.filter((r) => r.msg === 'engine ready');
-      // The engine handed out is the one made ready ahead of time, not a new one.
-      const first = await engines.take();
-      expect(first.pid).toBe(readyLogs()[0]!.enginePid);
-      started.push(first);
-      await waitFor(() => (readyLogs().length === 2 ? true : undefined), 'the next spare');
-      const spare = readyLogs()[1]!.enginePid as number;
-      expect(spare).not.toBe(first.pid);
+      const readyPids = () =>
+        logs.filter((r) => r.msg === 'engine ready').map((r) => r.enginePid as number);
+      // The spare and the generation session, both ready before any task.
+      expect(readyPids()).toHaveLength(2);
+      const first = await engines.leaseTraining();
+      expect(readyPids()).toContain(first.engine.pid);
+      started.push(first.engine);
+      await waitFor(() => (readyPids().length === 3 ? true : undefined), 'the next spare');
+      const spare = readyPids()[2]!;
+      expect(spare).not.toBe(first.engine.pid);
 
-      const second = await engines.take();
-      started.push(second);
-      expect(second.pid).toBe(spare);
-      await waitFor(() => (readyLogs().length === 3 ? true : undefined), 'the third spare');
+      const second = await engines.leaseTraining();
+      started.push(second.engine);
+      expect(second.engine.pid).toBe(spare);
+      await waitFor(() => (readyPids().length === 4 ? true : undefined), 'the third spare');
       await engines.close();
-      const next = readyLogs().at(-1)!.enginePid as number;
-      await waitFor(async () => ((await processAlive(next)) ? undefined : true), 'spare stop');
-      // Engines handed out belong to their tasks, not to the pool.
-      expect(await processAlive(first.pid!)).toBe(true);
+      const kept = readyPids().at(-1)!;
+      await waitFor(async () => ((await processAlive(kept)) ? undefined : true), 'spare stop');
+      // Engines leased to tasks belong to them, not to the pool, until released.
+      expect(await processAlive(first.engine.pid!)).toBe(true);
+      await first.release();
+      expect(await processAlive(first.engine.pid!)).toBe(false);
+    } finally {
+      await engines.close();
+    }
+  });
+
+  it('keeps one generation session across leases and replaces it after its task limit', async () => {
+    const engines = pool();
+    try {
+      await engines.start();
+      const a = await engines.leaseGeneration();
+      await a.release();
+      const b = await engines.leaseGeneration();
+      // Nothing ran on it: a lease that runs no task leaves the session as it was.
+      expect(b.engine.pid).toBe(a.engine.pid);
+      await b.release();
+    } finally {
+      await engines.close();
+    }
+  });
+
+  it('refuses an engine whose ready names another kind', async () => {
+    const engines = new EnginePool({
+      ...options({ kind: 'flux' }),
+      exclusive: true,
+      sessionIdleMs: 60_000,
+      sessionMaxTasks: 2,
+    });
+    try {
+      const failure = await failureOf(engines.start());
+      expect(failure).toMatchObject({ kind: 'unavailable' });
+      expect(failure.message).toContain('it is a studio engine; this worker runs flux');
     } finally {
       await engines.close();
     }

@@ -35,6 +35,18 @@ async function readTranscript(file: string): Promise<Entry[]> {
     .map((line) => JSON.parse(line) as Entry);
 }
 
+/** A transcript's engine value as an expectation: its placeholders match what they stand for. */
+function expected(value: unknown): unknown {
+  if (value === '<string>') return expect.any(String);
+  if (value === '<number>') return expect.any(Number);
+  if (value === '<any>') return expect.anything();
+  if (Array.isArray(value)) return value.map(expected);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expected(v)]));
+  }
+  return value;
+}
+
 const substitute = (value: unknown, out: string): unknown =>
   JSON.parse(JSON.stringify(value).replaceAll('$FIXTURES', FIXTURES).replaceAll('$OUT', out));
 
@@ -47,11 +59,14 @@ describe('golden engine transcripts, worker side', () => {
     const entries = await readTranscript(file);
     const out = await mkdtemp(path.join(tmpdir(), 'transcript-out-'));
     const logs = new LogCapture();
+    // A session: a transcript may hold several jobs, one after another, in one process.
     const engine = new EngineProcess({
       command: {
         file: process.execPath,
         args: [PLAYER, path.join(TRANSCRIPTS, file), FIXTURES, out],
       },
+      kind: 'studio',
+      reusable: true,
       logger: logs.logger,
       readyTimeoutMs: 10_000,
       cancelGraceMs: 5000,
@@ -61,75 +76,95 @@ describe('golden engine transcripts, worker side', () => {
       const ready = entries.find((e) => e.message.type === 'ready');
       expect(await engine.ready).toMatchObject({ ...ready!.message, version: expect.any(String) });
 
-      const start = entries.find((e) => e.from === 'worker' && e.message.type === 'start');
-      if (!start) {
-        expect(await engine.stop()).toEqual({ code: 0, signal: null });
-        return;
-      }
-      const startMessage = substitute(start.message, out) as EngineCommand & EngineStartRequest;
-      if (startMessage.v !== ENGINE_PROTOCOL_VERSION) {
-        // A line of another protocol version: the bridge never writes one.
-        expect(() => encodeEngineCommand(startMessage)).toThrow();
-        return;
-      }
-      const events: string[] = [];
-      const run = engine.run(
-        { job_id: startMessage.job_id, task: startMessage.task, params: startMessage.params },
-        {
-          onProgress: () => events.push('progress'),
-          onArtifact: ({ kind }) => events.push(`artifact:${kind}`),
-        },
+      const starts = entries.flatMap((e, index) =>
+        e.from === 'worker' && e.message.type === 'start' ? [index] : [],
       );
-      const outcome = run.then(
-        (result) => ({ result }),
-        (error: unknown) => ({ error }),
-      );
+      let cancelled = false;
+      for (const [n, startAt] of starts.entries()) {
+        const startMessage = substitute(entries[startAt]!.message, out) as EngineCommand &
+          EngineStartRequest;
+        if (startMessage.v !== ENGINE_PROTOCOL_VERSION) {
+          // A line of another protocol version: the bridge never writes one.
+          expect(() => encodeEngineCommand(startMessage)).toThrow();
+          return;
+        }
+        // This job's lines: up to the next start.
+        const segment = entries.slice(startAt, starts[n + 1] ?? entries.length);
+        const jobLines = segment.filter(
+          (e) => e.from === 'engine' && e.message.job_id === startMessage.job_id,
+        );
+        const events: string[] = [];
+        const outcome = engine
+          .run(
+            {
+              job_id: startMessage.job_id,
+              task: startMessage.task,
+              params: startMessage.params,
+            } as EngineStartRequest,
+            {
+              onProgress: () => events.push('progress'),
+              onArtifact: ({ kind }) => events.push(`artifact:${kind}`),
+            },
+          )
+          .then(
+            (result) => ({ result }),
+            (error: unknown) => ({ error }),
+          );
 
-      const cancelAt = entries.findIndex((e) => e.from === 'worker' && e.message.type === 'cancel');
-      if (cancelAt >= 0) {
-        // Cancel once the bridge has seen every engine line before the cancel.
-        const before = entries.slice(0, cancelAt).filter((e) => e.from === 'engine').length - 1;
-        await expect.poll(() => events.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(before);
-        void engine.cancel('transcript cancel');
-      }
-
-      const last = entries.at(-1)!.message;
-      const ended = await outcome;
-      // The player found every line as written, and the bridge accepted every engine line.
-      const playerErrors = logs.filter((r) => r.engineOutput === 'stderr').map((r) => r.msg);
-      expect(playerErrors).toEqual([]);
-      expect(logs.find((r) => r.msg === 'engine protocol violation')).toBeUndefined();
-      if (last.type === 'result') {
-        expect(ended).toEqual({
-          result: {
-            summary: last.summary,
-            artifacts: entries
-              .filter((e) => e.message.type === 'artifact')
-              .map((e) => ({
-                path: path.join(out, `replayed-${e.message.kind}`),
-                kind: e.message.kind,
-              })),
-          },
-        });
-      } else {
-        expect(last.type).toBe('error');
-        const error = (ended as { error: EngineFailure }).error;
-        expect(error).toBeInstanceOf(EngineFailure);
+        const cancelAt = segment.findIndex(
+          (e) => e.from === 'worker' && e.message.type === 'cancel',
+        );
         if (cancelAt >= 0) {
-          expect(error).toMatchObject({
-            kind: 'cancelled',
-            details: { cancelReason: 'transcript cancel' },
+          // Cancel once the bridge has seen every engine line of this job before the cancel.
+          const before = segment
+            .slice(0, cancelAt)
+            .filter((e) => e.from === 'engine' && e.message.job_id === startMessage.job_id).length;
+          await expect
+            .poll(() => events.length, { timeout: 10_000 })
+            .toBeGreaterThanOrEqual(before);
+          void engine.cancel('transcript cancel');
+          cancelled = true;
+        }
+
+        const last = jobLines.at(-1)!.message;
+        const ended = await outcome;
+        if (last.type === 'result') {
+          const artifacts = jobLines.filter((e) => e.message.type === 'artifact');
+          expect(ended).toEqual({
+            result: {
+              summary: expected(last.summary),
+              artifacts: artifacts.map((e) => ({
+                path: path.join(startMessage.params.output_dir, `replayed-${e.message.kind}`),
+                kind: e.message.kind,
+                meta: expected(e.message.meta),
+              })),
+            },
           });
         } else {
-          expect(error).toMatchObject({
-            kind: 'failed',
-            retryable: last.retryable,
-            details: { code: last.code },
-          });
+          expect(last.type).toBe('error');
+          const error = (ended as { error: EngineFailure }).error;
+          expect(error).toBeInstanceOf(EngineFailure);
+          if (cancelAt >= 0) {
+            expect(error).toMatchObject({
+              kind: 'cancelled',
+              details: { cancelReason: 'transcript cancel' },
+            });
+          } else {
+            expect(error).toMatchObject({
+              kind: 'failed',
+              retryable: last.retryable,
+              details: { code: last.code },
+            });
+          }
         }
       }
+      // The player found every line as written, and the bridge accepted every engine line.
+      const playerErrors = () => logs.filter((r) => r.engineOutput === 'stderr').map((r) => r.msg);
+      expect(logs.find((r) => r.msg === 'engine protocol violation')).toBeUndefined();
       // The conversation is over: the pipe closes and the player, like the engine, exits 0.
-      expect(await engine.exited).toEqual({ code: 0, signal: null });
+      if (!cancelled) expect(await engine.stop()).toEqual({ code: 0, signal: null });
+      else expect(await engine.exited).toEqual({ code: 0, signal: null });
+      expect(playerErrors()).toEqual([]);
     } finally {
       await engine.stop();
       await rm(out, { recursive: true, force: true });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from 'bullmq';
 import { consumedQueues, startQueueWorkers } from '../src/jobs/queue-workers.js';
 import type { JobHandlers } from '../src/jobs/registry.js';
-import { createSuite, waitFor, type Suite } from './support/harness.js';
+import {
+  BATCH_GENERATION_QUEUE,
+  createSuite,
+  GENERATION_QUEUE,
+  TRAINING_QUEUE,
+  waitFor,
+  type Suite,
+} from './support/harness.js';
 
 let suite: Suite;
 let connection: Redis;
@@ -25,6 +32,7 @@ beforeAll(async () => {
   workers = startQueueWorkers(handlers, {
     connection,
     prefix: `${suite.prefix}bull`,
+    engineKind: 'studio',
     concurrency: {},
     lockDurationMs: 30_000,
     stalledIntervalMs: 30_000,
@@ -41,20 +49,25 @@ afterAll(async () => {
 });
 
 describe('queue workers', () => {
-  it('consume exactly the queues that have job types (no generation consumer yet)', () => {
-    expect(consumedQueues().sort()).toEqual([QUEUES.photoChecks, QUEUES.training].sort());
-    expect(workers.map((w) => w.name).sort()).toEqual(consumedQueues().sort());
+  it("consume exactly their engine kind's task queues and the photo checks", () => {
+    expect(consumedQueues('studio').sort()).toEqual(
+      [QUEUES.photoChecks, TRAINING_QUEUE, GENERATION_QUEUE, BATCH_GENERATION_QUEUE].sort(),
+    );
+    expect(consumedQueues('flux').sort()).toEqual(
+      [QUEUES.photoChecks, 'training.flux', 'generation.flux', 'batch-generation.flux'].sort(),
+    );
+    expect(workers.map((w) => w.name).sort()).toEqual(consumedQueues('studio').sort());
   });
 
   it('dispatch each job by name to its handler, from its own queue, with a validated payload', async () => {
     const taskId = '00000000-0000-4000-8000-000000000001';
     const sessionId = '00000000-0000-4000-8000-000000000002';
-    await suite.queue(QUEUES.training).add(JOB_NAMES.trainModel, { task_id: taskId });
+    await suite.queue(TRAINING_QUEUE).add(JOB_NAMES.trainModel, { task_id: taskId });
     await suite.queue(QUEUES.photoChecks).add(JOB_NAMES.rejudgePhotoSet, { session_id: sessionId });
     await waitFor(() => (handled.length >= 2 ? true : undefined), 'both jobs');
     expect(handled).toEqual(
       expect.arrayContaining([
-        { name: JOB_NAMES.trainModel, payload: { task_id: taskId }, queue: QUEUES.training },
+        { name: JOB_NAMES.trainModel, payload: { task_id: taskId }, queue: TRAINING_QUEUE },
         {
           name: JOB_NAMES.rejudgePhotoSet,
           payload: { session_id: sessionId },
@@ -66,7 +79,7 @@ describe('queue workers', () => {
 
   it('fail a bad job for good, without retries: unknown type, wrong queue, invalid payload', async () => {
     const options = { attempts: 3, backoff: { type: 'fixed', delay: 10 } };
-    const training = suite.queue(QUEUES.training);
+    const training = suite.queue(TRAINING_QUEUE);
     const unknown = await training.add('model.unknown', { task_id: 'x' }, options);
     const wrongQueue = await training.add(JOB_NAMES.rejudgePhotoSet, { session_id: 'x' }, options);
     const invalid = await training.add(JOB_NAMES.trainModel, { task_id: 'not-a-uuid' }, options);

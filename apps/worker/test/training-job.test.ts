@@ -1,12 +1,12 @@
 import {
   JOB_NAMES,
-  QUEUES,
   TASK_CANCEL_CHANNEL,
   ZTaskProgressSchema,
   type TaskProgress,
 } from '@studioshot/contracts';
 import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import { modelArtifactKey } from '@studioshot/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
 import {
@@ -20,6 +20,7 @@ import {
   trainingState,
   waitFor,
   waitForFinalTask,
+  TRAINING_QUEUE,
   type Suite,
 } from './support/harness.js';
 import { engineStartFor, LogCapture } from './support/log-capture.js';
@@ -31,7 +32,7 @@ const logs = new LogCapture('debug');
 
 beforeAll(async () => {
   suite = await createSuite();
-  events = new QueueEvents(QUEUES.training, {
+  events = new QueueEvents(TRAINING_QUEUE, {
     connection: { url: suite.redisUrl },
     prefix: `${suite.prefix}bull`,
   });
@@ -72,10 +73,10 @@ describe('model.train through BullMQ, Postgres, storage and the real engine', ()
       expect(task.completed_at).toBeInstanceOf(Date);
       expect(task.started_at).toBeInstanceOf(Date);
       expect(task.gpu_seconds).toBeGreaterThan(0);
-      const modelKey = `models/${training.userId}/${training.modelId}/model.npz`;
+      const modelKey = modelArtifactKey(training.userId, training.modelId, 'model.npz');
       expect(task.result).toMatchObject({
         model_key: modelKey,
-        preview_key: `models/${training.userId}/${training.modelId}/preview.jpg`,
+        preview_key: modelArtifactKey(training.userId, training.modelId, 'preview.jpg'),
         summary: { photos_used: expect.any(Number) },
       });
       // Only the usable photos went to the engine.
@@ -116,13 +117,13 @@ describe('model.train through BullMQ, Postgres, storage and the real engine', ()
     const first = await waitForFinalTask(suite, training.taskId);
     expect(first.status).toBe('completed');
     const stored = await suite.storage.get(
-      `models/${training.userId}/${training.modelId}/model.npz`,
+      modelArtifactKey(training.userId, training.modelId, 'model.npz'),
     );
     stored.destroy();
 
     // The same task enqueued again (a duplicate delivery): nothing changes.
     await suite
-      .queue(QUEUES.training)
+      .queue(TRAINING_QUEUE)
       .add(
         JOB_NAMES.trainModel,
         { task_id: training.taskId },

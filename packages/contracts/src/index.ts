@@ -6,4 +6,8 @@ export * from './payments.js';
 export * from './upload.js';
 export * from './jobs.js';
 export * from './training.js';
+export * from './task-events.js';
+export * from './ws.js';
 export * from './engine.js';
+export * from './templates.js';
+export * from './generation.js';

@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   invalid_refresh_token: 401,
   payment_failed: 402,
+  insufficient_credits: 402,
   forbidden: 403,
   not_found: 404,
   gone: 410,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   invalid_reset_token: 400,
   rate_limited: 429,
   internal_error: 500,
+  generation_failed: 502,
   service_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -111,7 +113,31 @@ export const MESSAGES = {
   trainingNotCancellable: 'Training cannot be stopped once started.',
   queueInitializing: 'Queue system initializing...',
   taskTypeUnavailable: 'This task type is not available yet.',
+  noWorkerForTraining:
+    'No training machine came online to run your training, so it was stopped and your training slot was given back. Please try again later.',
+  noWorkerForGeneration:
+    'No machine came online to make your headshots, so the generation was stopped and any credit it reserved was given back. Please try again later.',
   trainingForAnotherUser: 'You can only train models for your own account.',
+  // Generation
+  modelNotFound: 'Selected model not found',
+  modelNotReady: 'This model has not finished training, so it cannot generate headshots yet.',
+  trainModelFirst:
+    'Upload your photos and train your personal model first: your headshots are made from it.',
+  generationFailed: 'Generation failed',
+  noImagesGenerated: 'No images were generated. Please try again.',
+  generationNotFound: 'Generation not found',
+  generationNotCancellable: 'A generation cannot be stopped once it has started.',
+  imageNotFound: 'Image not found',
+  imageLinkExpired:
+    'This image link has expired or is not valid. Reload the page to get a new one.',
+  templateNotFound: 'This style template does not exist.',
+  styleNotFound: 'Unknown style: choose one of the styles listed.',
+  squareImagesOnly: 'width and height must be equal: headshots are square.',
+  idempotencyKeyRequired:
+    'Send an Idempotency-Key header (or an idempotency_key field) with each Generate, so a repeated click is never charged twice.',
+  imageDeleted: 'Image deleted',
+  retrainToGenerate:
+    'This model was trained before generation existed: retrain it to generate headshots.',
   unknownWaitEstimate:
     'Unknown task type or priority: task types are training, generation and batch_generation; priorities are urgent, high and normal.',
   trainingFailedToast: 'training failed: {error_message}',

@@ -194,19 +194,3 @@ export const ZCostProjectionSchema = z.object({
   gpu_seconds_last_30_days: z.number(),
   gpu_hourly_rate: z.number(),
 });
-
-/** /ws: the first client message authenticates; nothing else is accepted before it. */
-export const ZWsClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auth'), token: z.string() }),
-  z.object({ type: z.literal('ping') }),
-]);
-export type WsClientMessage = z.infer<typeof ZWsClientMessageSchema>;
-
-export type WsServerMessage =
-  | { type: 'ready'; user_id: string }
-  | { type: 'training'; job: TrainingJob }
-  | { type: 'pong' }
-  | { type: 'error'; detail: string };
-
-/** Close codes the client acts on: sign in again, or stop retrying. */
-export const WS_CLOSE = { unauthorized: 4401, forbiddenOrigin: 4403, authTimeout: 4408 } as const;

@@ -1,3 +1,5 @@
 export * from './schema.js';
 export * from './client.js';
 export { migrateToLatest } from './migrate.js';
+export * from './task-store.js';
+export * from './credit-ledger.js';

@@ -167,10 +167,15 @@ export interface ModelsTable {
   trigger_word: Generated<string>;
   status: ColumnType<ModelStatus, ModelStatus | undefined>;
   artifact_key: string | null;
+  /** The artifact's format (engine README): 1 predates generation; null until trained. */
+  artifact_format: number | null;
+  /** Face descriptors (128 numbers each) of the usable photos it was trained on. */
+  face_descriptors: ColumnType<number[][] | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
 
+export type EngineKindName = 'studio' | 'flux';
 export type TaskType = 'training' | 'generation' | 'batch_generation';
 export type TaskPriority = 'urgent' | 'high' | 'normal';
 export type TaskStatus = 'pending' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -180,6 +185,8 @@ export interface TasksTable {
   id: Generated<string>;
   user_id: string;
   task_type: TaskType;
+  /** The engine kind whose queue the task runs on (`studio` | `flux`). */
+  engine_kind: ColumnType<EngineKindName, EngineKindName | undefined, EngineKindName>;
   priority: ColumnType<TaskPriority, TaskPriority | undefined>;
   status: ColumnType<TaskStatus, TaskStatus | undefined>;
   progress: Generated<number>;
@@ -196,6 +203,46 @@ export interface TasksTable {
   updated_at: Timestamp;
 }
 
+/** One entry of a generation: a template variant (or none) and the prompt built for it. */
+export interface GenerationItem {
+  template_id: string | null;
+  variant: number;
+  prompt: string;
+}
+
+/** A generation's id is its task's id. */
+export interface GenerationsTable {
+  id: string;
+  user_id: string;
+  model_id: string | null;
+  items: ColumnType<GenerationItem[], string, string>;
+  images_per_item: Generated<number>;
+  size: Generated<number>;
+  seed: number;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface GeneratedImagesTable {
+  id: Generated<string>;
+  generation_id: string;
+  user_id: string;
+  model_id: string | null;
+  /** Rank in its generation, 0 = best identity match. */
+  position: number;
+  template_id: string | null;
+  variant: number | null;
+  image_key: string;
+  thumbnail_key: string;
+  width: number;
+  height: number;
+  size_bytes: number;
+  identity_score: number | null;
+  identity_distance: number | null;
+  favorite: Generated<boolean>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -210,6 +257,8 @@ export interface Database {
   photos: PhotosTable;
   models: ModelsTable;
   tasks: TasksTable;
+  generations: GenerationsTable;
+  generated_images: GeneratedImagesTable;
 }
 
 export type User = Selectable<UsersTable>;

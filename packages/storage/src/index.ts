@@ -8,10 +8,24 @@ import type { Storage } from './storage.js';
 export { LocalStorage } from './local-storage.js';
 export { S3Storage, type S3StorageConfig } from './s3-storage.js';
 export {
+  exportKey,
+  generationImageKey,
+  InvalidKeyPartError,
+  isUserKey,
+  LEGACY_PREFIXES,
+  legacyKeyToUserKey,
+  modelArtifactKey,
+  photoKeys,
+  userPrefix,
+  type PhotoKeys,
+} from './keys.js';
+export {
   assertValidKey,
+  assertValidPrefix,
   InvalidStorageKeyError,
   MAX_KEY_LENGTH,
   ObjectNotFoundError,
+  type ListedObject,
   type LocalFile,
   type PutOptions,
   type Storage,

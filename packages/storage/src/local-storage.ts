@@ -1,17 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertValidKey,
+  assertValidPrefix,
   InvalidStorageKeyError,
   ObjectNotFoundError,
+  type ListedObject,
   type LocalFile,
   type PutOptions,
   type Storage,
   type StoredObject,
 } from './storage.js';
+
+const isValidKey = (key: string): boolean => {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const isErrno = (error: unknown, ...codes: string[]): boolean =>
   error instanceof Error && codes.includes((error as NodeJS.ErrnoException).code ?? '');
@@ -96,6 +107,45 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async copy(from: string, to: string): Promise<void> {
+    const source = this.pathOf(from);
+    const target = this.pathOf(to);
+    if (!(await this.exists(from))) throw new ObjectNotFoundError(from);
+    try {
+      await this.writeAtomically(to, target, (tmp) => copyFile(source, tmp));
+    } catch (error) {
+      if (isErrno(error, 'ENOENT') && !(await this.exists(from))) {
+        throw new ObjectNotFoundError(from);
+      }
+      throw error;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    const found: ListedObject[] = [];
+    await this.walk(this.pathOf(prefix.slice(0, -1)), prefix, found);
+    found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    yield* found;
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    assertValidPrefix(prefix);
+    const dir = this.pathOf(prefix.slice(0, -1));
+    try {
+      // `a/b/` names nothing when `a/b` is an object: that object must stay.
+      if (!(await stat(dir)).isDirectory()) return 0;
+    } catch (error) {
+      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return 0;
+      throw error;
+    }
+    const found: ListedObject[] = [];
+    await this.walk(dir, prefix, found);
+    // The whole directory goes, files that no key could name included.
+    await rm(dir, { recursive: true, force: true });
+    return found.length;
+  }
+
   async localFile(key: string): Promise<LocalFile> {
     const file = this.pathOf(key);
     if (!(await this.exists(key))) throw new ObjectNotFoundError(key);
@@ -103,6 +153,31 @@ export class LocalStorage implements Storage {
   }
 
   async close(): Promise<void> {}
+
+  /** Every file under `dir` (the directory of `prefix`); a missing directory holds nothing. */
+  private async walk(dir: string, prefix: string, found: ListedObject[]): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      const key = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        await this.walk(full, `${key}/`, found);
+      } else if (entry.isFile() && isValidKey(key)) {
+        try {
+          const info = await stat(full);
+          found.push({ key, size: info.size, lastModified: info.mtime });
+        } catch (error) {
+          if (!isErrno(error, 'ENOENT')) throw error; // deleted while listing
+        }
+      }
+    }
+  }
 
   private async writeAtomically(
     key: string,

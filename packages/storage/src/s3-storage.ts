@@ -1,5 +1,8 @@
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
   GetObjectCommand,
   HeadObjectCommand,
   S3Client,
@@ -14,7 +17,9 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertValidKey,
+  assertValidPrefix,
   ObjectNotFoundError,
+  type ListedObject,
   type LocalFile,
   type PutOptions,
   type Storage,
@@ -30,7 +35,14 @@ export interface S3StorageConfig {
   forcePathStyle?: boolean;
   /** Where `localFile` puts its temporary copies; the OS temp directory by default. */
   tmpDir?: string;
+  /**
+   * Keys per ListObjectsV2 page and per DeleteObjects batch: 1000 (the most S3 allows) unless
+   * set lower (tests use a small page to exercise pagination).
+   */
+  pageSize?: number;
 }
+
+const MAX_PAGE_SIZE = 1000;
 
 // Multipart uploads buffer queueSize x partSize bytes: 2 x 5 MiB keeps a 50 MB upload's memory
 // small next to the API's RSS budget.
@@ -54,10 +66,15 @@ export class S3Storage implements Storage {
   readonly bucket: string;
   readonly client: S3Client;
   private readonly tmpDir: string;
+  private readonly pageSize: number;
 
   constructor(config: S3StorageConfig, client?: S3Client) {
     this.bucket = config.bucket;
     this.tmpDir = config.tmpDir ?? tmpdir();
+    this.pageSize = Math.min(
+      Math.max(1, Math.floor(config.pageSize ?? MAX_PAGE_SIZE)),
+      MAX_PAGE_SIZE,
+    );
     this.client =
       client ??
       new S3Client({
@@ -121,6 +138,67 @@ export class S3Storage implements Storage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  async copy(from: string, to: string): Promise<void> {
+    assertValidKey(from);
+    assertValidKey(to);
+    try {
+      // Server-side: the bytes never pass through us; content type and metadata are copied too.
+      // (Valid keys hold only URL-safe characters, so the copy source needs no escaping.)
+      await this.client.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: to,
+          CopySource: `${this.bucket}/${from}`,
+          MetadataDirective: 'COPY',
+          // The copy gets a whole-object checksum of its own (a multipart source has a composite
+          // one, which would not match the copy's bytes read back as one object).
+          ChecksumAlgorithm: 'CRC32',
+        }),
+      );
+    } catch (error) {
+      if (isNotFound(error)) throw new ObjectNotFoundError(from);
+      throw error;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    yield* this.listFrom(prefix);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    assertValidPrefix(prefix);
+    let count = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      const keys = batch;
+      batch = [];
+      const result = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      const failed = result.Errors ?? [];
+      if (failed.length) {
+        const first = failed[0]!;
+        throw new Error(
+          `S3 could not delete ${failed.length} of ${keys.length} objects under "${prefix}" ` +
+            `(first: ${first.Key}: ${first.Code} ${first.Message})`,
+        );
+      }
+      count += keys.length;
+    };
+    // Deleting a page's keys does not disturb the continuation token of the listing.
+    for await (const object of this.listFrom(prefix)) {
+      batch.push(object.key);
+      if (batch.length >= this.pageSize) await flush();
+    }
+    await flush();
+    return count;
+  }
+
   async localFile(key: string): Promise<LocalFile> {
     const body = await this.get(key);
     const dir = await mkdtemp(path.join(this.tmpDir, 'studioshot-s3-'));
@@ -137,6 +215,29 @@ export class S3Storage implements Storage {
 
   async close(): Promise<void> {
     this.client.destroy();
+  }
+
+  private async *listFrom(prefix: string): AsyncIterable<ListedObject> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          MaxKeys: this.pageSize,
+          ContinuationToken: token,
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        yield {
+          key: object.Key,
+          size: object.Size ?? 0,
+          lastModified: object.LastModified ?? new Date(0),
+        };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   private async upload(

@@ -1,11 +1,36 @@
 import { createDb, migrateToLatest } from '@studioshot/db';
+import { createStorage } from '@studioshot/storage';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { ZEnvSchema } from '../env.js';
+import { migrateStorageLayout } from '../services/storage-layout.js';
 
 const url = process.env.DATABASE_URL;
 if (!url) {
   console.error('DATABASE_URL is not set');
   process.exit(1);
 }
+// Only the storage settings (the API's names and defaults): this runs before the API's full
+// configuration needs to be valid.
+const shape = ZEnvSchema.shape;
+const storageEnv = z
+  .object({
+    STORAGE_DRIVER: shape.STORAGE_DRIVER,
+    STORAGE_DIR: shape.STORAGE_DIR,
+    S3_BUCKET: shape.S3_BUCKET,
+    S3_REGION: shape.S3_REGION,
+    S3_ENDPOINT: shape.S3_ENDPOINT,
+    S3_FORCE_PATH_STYLE: shape.S3_FORCE_PATH_STYLE,
+    LOG_LEVEL: shape.LOG_LEVEL,
+  })
+  .safeParse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')));
+if (!storageEnv.success) {
+  console.error(`Invalid storage configuration: ${z.prettifyError(storageEnv.error)}`);
+  process.exit(1);
+}
+
 const db = createDb(url, { max: 1 });
+const storage = createStorage(storageEnv.data);
 try {
   const { results } = await migrateToLatest(db);
   const applied = (results ?? []).filter((r) => r.status === 'Success');
@@ -14,6 +39,21 @@ try {
       ? `migrations applied: ${applied.map((r) => r.migrationName).join(', ')}`
       : 'database schema is up to date',
   );
+  // Then the objects: everything of a person under users/{id}/ (services/storage-layout.ts).
+  const layout = await migrateStorageLayout(
+    db,
+    storage,
+    pino({ level: storageEnv.data.LOG_LEVEL, base: { service: 'migrate' } }),
+  );
+  console.log(
+    !layout.ran
+      ? 'storage layout: another process is moving objects'
+      : layout.rows + layout.moved + layout.missing + layout.failed + layout.left === 0
+        ? 'storage layout is up to date'
+        : `storage layout: ${layout.moved} objects moved under users/{id}/, ${layout.rows} rows ` +
+          `updated${layout.left ? `, ${layout.left} left for the next run` : ''}` +
+          `${layout.failed ? `, ${layout.failed} failed (see the log; the next run retries)` : ''}`,
+  );
 } finally {
-  await db.destroy();
+  await Promise.allSettled([db.destroy(), storage.close()]);
 }

@@ -3,12 +3,13 @@ import {
   JOB_NAMES,
   QUEUES,
   TASK_PRIORITIES,
-  TASK_QUEUES,
-  TASK_TYPES,
+  taskQueueName,
   ZCheckPhotoJobSchema,
+  ZGenerateJobSchema,
   ZRejudgePhotoSetJobSchema,
   ZTrainModelJobSchema,
   type CheckPhotoJob,
+  type EngineKind,
   type TaskPriority,
   type TaskType,
 } from '@studioshot/contracts';
@@ -32,12 +33,13 @@ export type WaitingJobRemoval = 'removed' | 'locked' | 'missing';
 /** The producer side of the background jobs: payloads are validated before they leave. */
 export class JobQueueRepository {
   private readonly photoChecks: Queue;
-  private readonly taskQueues: Record<TaskType, Queue>;
+  /** Task queues by name, opened on first use. */
+  private readonly taskQueues = new Map<string, Queue>();
 
   constructor(
     private readonly connection: Redis,
-    prefix: string,
-    private readonly options: { trainingAttempts: number },
+    private readonly prefix: string,
+    private readonly options: { trainingAttempts: number; generationAttempts: number },
   ) {
     this.photoChecks = new Queue(QUEUES.photoChecks, {
       connection,
@@ -49,21 +51,25 @@ export class JobQueueRepository {
         removeOnFail: { age: 24 * 3600 },
       },
     });
-    const taskQueue = (type: TaskType) =>
-      new Queue(TASK_QUEUES[type], {
-        connection,
-        prefix,
+  }
+
+  /** The queue of a task type on an engine kind. */
+  private taskQueue(type: TaskType, kind: EngineKind): Queue {
+    const name = taskQueueName(type, kind);
+    let queue = this.taskQueues.get(name);
+    if (!queue) {
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: this.prefix,
         // Kept long enough for the monitor's counts and for a look at what failed.
         defaultJobOptions: {
           removeOnComplete: { age: 24 * 3600 },
           removeOnFail: { age: 7 * 24 * 3600 },
         },
       });
-    this.taskQueues = {
-      training: taskQueue('training'),
-      generation: taskQueue('generation'),
-      batch_generation: taskQueue('batch_generation'),
-    };
+      this.taskQueues.set(name, queue);
+    }
+    return queue;
   }
 
   /** One job per photo; the photo id as job id makes a repeated enqueue a no-op. */
@@ -92,9 +98,9 @@ export class JobQueueRepository {
    * Queues a training run. The task id is the job id, so enqueueing a task twice (a retried
    * request, the re-enqueue at start) adds one job.
    */
-  async enqueueTraining(taskId: string, priority: TaskPriority): Promise<void> {
+  async enqueueTraining(taskId: string, priority: TaskPriority, kind: EngineKind): Promise<void> {
     const payload = ZTrainModelJobSchema.parse({ task_id: taskId });
-    await this.taskQueues.training.add(JOB_NAMES.trainModel, payload, {
+    await this.taskQueue('training', kind).add(JOB_NAMES.trainModel, payload, {
       jobId: taskId,
       priority: BULL_PRIORITY[priority],
       attempts: this.options.trainingAttempts,
@@ -102,9 +108,29 @@ export class JobQueueRepository {
     });
   }
 
+  /** Queues a generation (or a batch of them); like a training, the task id is the job id. */
+  async enqueueGeneration(
+    taskId: string,
+    type: 'generation' | 'batch_generation',
+    priority: TaskPriority,
+    kind: EngineKind,
+  ): Promise<void> {
+    const payload = ZGenerateJobSchema.parse({ task_id: taskId });
+    await this.taskQueue(type, kind).add(JOB_NAMES.generate, payload, {
+      jobId: taskId,
+      priority: BULL_PRIORITY[priority],
+      attempts: this.options.generationAttempts,
+      backoff: { type: 'exponential', delay: 2_000 },
+    });
+  }
+
   /** Takes a task's job out of its queue unless a worker holds it. */
-  async removeWaitingJob(type: TaskType, taskId: string): Promise<WaitingJobRemoval> {
-    const queue = this.taskQueues[type];
+  async removeWaitingJob(
+    type: TaskType,
+    kind: EngineKind,
+    taskId: string,
+  ): Promise<WaitingJobRemoval> {
+    const queue = this.taskQueue(type, kind);
     if (!(await queue.getJob(taskId))) return 'missing';
     // BullMQ refuses (0) while a worker holds the job's lock: it is running.
     return (await queue.remove(taskId)) === 1 ? 'removed' : 'locked';
@@ -117,8 +143,8 @@ export class JobQueueRepository {
    * wait list's length is the exact position, in one round trip. ZRANK is O(log n); the wait list
    * stays empty (every task is added with a priority), so reading it costs nothing.
    */
-  async waitingPosition(type: TaskType, taskId: string): Promise<number | null> {
-    const queue = this.taskQueues[type];
+  async waitingPosition(type: TaskType, kind: EngineKind, taskId: string): Promise<number | null> {
+    const queue = this.taskQueue(type, kind);
     const replies = await this.connection
       .multi()
       .zrank(queue.toKey('prioritized'), taskId)
@@ -135,8 +161,8 @@ export class JobQueueRepository {
     return null;
   }
 
-  async counts(type: TaskType): Promise<QueueCounts> {
-    const queue = this.taskQueues[type];
+  async counts(type: TaskType, kind: EngineKind): Promise<QueueCounts> {
+    const queue = this.taskQueue(type, kind);
     const [counts, workers] = await Promise.all([
       queue.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'completed', 'failed'),
       queue.getWorkersCount(),
@@ -153,12 +179,12 @@ export class JobQueueRepository {
   }
 
   /** Waiting jobs a new job of this priority would run after: equal or better priority. */
-  async jobsAheadOf(type: TaskType, priority: TaskPriority): Promise<number> {
+  async jobsAheadOf(type: TaskType, kind: EngineKind, priority: TaskPriority): Promise<number> {
     // Priority 0 is BullMQ's plain wait list, which workers take before any prioritized job.
     const levels = [0, ...TASK_PRIORITIES.map((p) => BULL_PRIORITY[p])].filter(
       (level) => level <= BULL_PRIORITY[priority],
     );
-    const perLevel = await this.taskQueues[type].getCountsPerPriority(levels);
+    const perLevel = await this.taskQueue(type, kind).getCountsPerPriority(levels);
     return Object.values(perLevel).reduce((sum, n) => sum + n, 0);
   }
 
@@ -167,8 +193,8 @@ export class JobQueueRepository {
    * waits. Within one priority jobs wait in arrival order, so the oldest is the first of some
    * priority level (or the tail of the plain wait list): at most four jobs are looked at.
    */
-  async oldestWaitingSeconds(type: TaskType): Promise<number | null> {
-    const queue = this.taskQueues[type];
+  async oldestWaitingSeconds(type: TaskType, kind: EngineKind): Promise<number | null> {
+    const queue = this.taskQueue(type, kind);
     const pipeline = this.connection.pipeline().lindex(queue.toKey('wait'), -1);
     for (const level of TASK_PRIORITIES.map((p) => BULL_PRIORITY[p])) {
       // BullMQ scores a prioritized job priority * 2^32 + its arrival counter.
@@ -196,8 +222,8 @@ export class JobQueueRepository {
    * Running jobs whose lock has lapsed: their worker died or hangs, and BullMQ's stalled-job
    * check has not yet put them back in line. A worker renews the lock while it runs a job.
    */
-  async stalledJobs(type: TaskType): Promise<number> {
-    const queue = this.taskQueues[type];
+  async stalledJobs(type: TaskType, kind: EngineKind): Promise<number> {
+    const queue = this.taskQueue(type, kind);
     const active = await queue.getRanges(['active'], 0, 999);
     if (active.length === 0) return 0;
     const pipeline = this.connection.pipeline();
@@ -214,10 +240,6 @@ export class JobQueueRepository {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      [this.photoChecks, ...TASK_TYPES.map((type) => this.taskQueues[type])].map((queue) =>
-        queue.close(),
-      ),
-    );
+    await Promise.all([this.photoChecks, ...this.taskQueues.values()].map((q) => q.close()));
   }
 }

@@ -1,4 +1,10 @@
-import type { Database, Db, TaskType } from '@studioshot/db';
+import {
+  endTask,
+  type Database,
+  type Db,
+  type EngineKindName,
+  type TaskType,
+} from '@studioshot/db';
 import { sql, type Selectable } from 'kysely';
 
 export type Task = Selectable<Database['tasks']>;
@@ -10,6 +16,11 @@ const DURATION_SAMPLE = 50;
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 
+  /** A task whoever owns it: for relaying its changes to its owner's sockets. */
+  findById(taskId: string): Promise<Task | undefined> {
+    return this.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
+  }
+
   findForUser(userId: string, taskId: string): Promise<Task | undefined> {
     return this.db
       .selectFrom('tasks')
@@ -17,6 +28,50 @@ export class TasksRepository {
       .where('id', '=', taskId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
+  }
+
+  /**
+   * Ends a task that never started (cancelled, or never queued) with its type's effects (a
+   * training's model fails and its slot goes back). Only a task still waiting is touched;
+   * answers whether it was.
+   */
+  async endWaiting(
+    taskId: string,
+    outcome: { status: 'cancelled' | 'failed'; error: string },
+  ): Promise<boolean> {
+    const ended = await endTask(this.db, taskId, {
+      status: outcome.status,
+      message: outcome.error,
+      errorMessage: outcome.error,
+      onlyIfWaiting: true,
+    });
+    return ended !== undefined;
+  }
+
+  /** Tasks committed but perhaps never handed to the queue (the API stopped in between). */
+  queuedTasks(): Promise<Pick<Task, 'id' | 'task_type' | 'priority' | 'engine_kind'>[]> {
+    return this.db
+      .selectFrom('tasks')
+      .select(['id', 'task_type', 'priority', 'engine_kind'])
+      .where('status', '=', 'queued')
+      .orderBy('created_at')
+      .execute();
+  }
+
+  /** Tasks waiting since before `olderThan` on an engine kind's queue for a task type. */
+  async waitingSince(
+    type: TaskType,
+    kind: EngineKindName,
+    olderThan: Date,
+  ): Promise<{ id: string }[]> {
+    return this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('task_type', '=', type)
+      .where('engine_kind', '=', kind)
+      .where('status', 'in', ['pending', 'queued'])
+      .where('updated_at', '<', olderThan)
+      .execute();
   }
 
   async countsForUser(

@@ -1,4 +1,4 @@
-import type { Db, TaskPriority, TaskStatus } from '@studioshot/db';
+import type { Db, EngineKindName, TaskPriority, TaskStatus } from '@studioshot/db';
 import { sql } from 'kysely';
 
 /** A training task with its model and its photo count: everything a TrainingJob shows. */
@@ -47,7 +47,7 @@ export class TrainingRepository {
     sessionId: string;
     name: string;
     triggerWord: string;
-    modelType: string;
+    modelType: EngineKindName;
     priority: TaskPriority;
     message: string;
   }): Promise<CreateTrainingOutcome> {
@@ -97,6 +97,7 @@ export class TrainingRepository {
           id: model.id,
           user_id: input.userId,
           task_type: 'training',
+          engine_kind: input.modelType,
           priority: input.priority,
           status: 'queued',
           model_id: model.id,
@@ -110,53 +111,6 @@ export class TrainingRepository {
         .where('id', '=', input.sessionId)
         .execute();
       return { created: true, taskId: model.id };
-    });
-  }
-
-  /**
-   * Ends a training that never ran (cancelled, or never queued): the task takes `status`, the
-   * model fails, the slot goes back and the session is free to train again. Only a task still
-   * waiting (queued or pending) is touched; answers whether it was.
-   */
-  async release(
-    taskId: string,
-    outcome: { status: 'cancelled' | 'failed'; error: string },
-  ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const task = await trx
-        .updateTable('tasks')
-        .set({
-          status: outcome.status,
-          error_message: outcome.error,
-          message: outcome.error,
-          completed_at: sql`now()`,
-          updated_at: sql`now()`,
-        })
-        .where('id', '=', taskId)
-        .where('task_type', '=', 'training')
-        .where('status', 'in', ['queued', 'pending'])
-        .returning(['user_id', 'model_id'])
-        .executeTakeFirst();
-      if (!task) return false;
-      if (task.model_id) {
-        // The session link goes (the task's params keep it), so the same photos can train again.
-        await trx
-          .updateTable('models')
-          .set({ status: 'failed', session_id: null, updated_at: sql`now()` })
-          .where('id', '=', task.model_id)
-          .execute();
-      }
-      await trx
-        .updateTable('users')
-        .set({ models_trained: sql`greatest(models_trained - 1, 0)`, updated_at: sql`now()` })
-        .where('id', '=', task.user_id)
-        .execute();
-      await trx
-        .updateTable('upload_sessions')
-        .set({ training_id: null })
-        .where('training_id', '=', taskId)
-        .execute();
-      return true;
     });
   }
 
@@ -180,17 +134,6 @@ export class TrainingRepository {
   /** One training job by task id, whoever it belongs to (for the /ws relay). */
   findJob(taskId: string): Promise<TrainingJobRow | undefined> {
     return this.jobsQuery().where('t.id', '=', taskId).executeTakeFirst();
-  }
-
-  /** Trainings committed but perhaps never handed to the queue (the API stopped in between). */
-  async queuedTaskIds(): Promise<{ id: string; priority: TaskPriority }[]> {
-    return this.db
-      .selectFrom('tasks')
-      .select(['id', 'priority'])
-      .where('task_type', '=', 'training')
-      .where('status', '=', 'queued')
-      .orderBy('created_at')
-      .execute();
   }
 
   private jobsQuery() {

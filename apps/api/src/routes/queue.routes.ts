@@ -3,6 +3,7 @@ import {
   TASK_PRIORITIES,
   TASK_TYPES,
   ZQueueSubmitRequestSchema,
+  ZStartQueuedGenerationRequestSchema,
   ZStartTrainingRequestSchema,
 } from '@studioshot/contracts';
 import { Router, type Request, type RequestHandler } from 'express';
@@ -11,6 +12,7 @@ import { AppError } from '../errors.js';
 import { authOf } from '../middleware/auth.js';
 import { parse } from '../middleware/validate.js';
 import type { QueueService } from '../services/queue.service.js';
+import { idempotencyKey } from './generation.routes.js';
 
 /** A malformed id names no task: answered like a missing one. */
 function taskId(req: Request): string {
@@ -36,7 +38,9 @@ export function queueRoutes(deps: { queue: QueueService; requireAuth: RequestHan
 
   router.post('/api/v1/queue/submit', async (req, res) => {
     const body = parse(ZQueueSubmitRequestSchema, req.body);
-    res.status(201).json(await queue.submit(authOf(req).userId, body));
+    res
+      .status(201)
+      .json(await queue.submit(authOf(req).userId, body, idempotencyKey(req, undefined)));
   });
 
   router.post('/api/v1/queue/training/start-queued', async (req, res) => {
@@ -51,13 +55,19 @@ export function queueRoutes(deps: { queue: QueueService; requireAuth: RequestHan
   });
 
   router.post('/api/v1/queue/generation/start-queued', async (req, res) => {
-    res.status(201).json(
-      await queue.submit(authOf(req).userId, {
-        task_type: 'generation',
-        priority: 'normal',
-        params: {},
-      }),
+    const { task_type, priority, ...params } = parse(
+      ZStartQueuedGenerationRequestSchema,
+      req.body ?? {},
     );
+    res
+      .status(201)
+      .json(
+        await queue.submit(
+          authOf(req).userId,
+          { task_type, priority, params },
+          idempotencyKey(req, undefined),
+        ),
+      );
   });
 
   router.get('/api/v1/queue/status/:id', async (req, res) => {

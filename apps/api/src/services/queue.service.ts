@@ -1,8 +1,10 @@
 import {
   FINAL_TASK_STATUSES,
+  ENGINE_KINDS,
   MESSAGES,
-  TASK_QUEUES,
   TASK_TYPES,
+  taskQueueName,
+  type EngineKind,
   type QueueSubmitRequest,
   type QueueTask,
   type TaskPriority,
@@ -12,15 +14,18 @@ import {
   type ZQueueOverviewSchema,
   type ZUserQueueStatusSchema,
   type ZWaitTimeEstimateSchema,
+  ZQueueGenerationParamsSchema,
 } from '@studioshot/contracts';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
-import type { TrainingEventsRepository } from '../repositories/training-events.repository.js';
+import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { TrainingRepository } from '../repositories/training.repository.js';
 import { within } from './health.service.js';
+import type { GenerationService } from './generation.service.js';
 import type { TrainingService } from './training.service.js';
+import { parse } from '../middleware/validate.js';
 
 /** Run times assumed until a type has completed tasks to take a median of (the spec's copy). */
 const TYPICAL_RUN_SECONDS: Record<TaskType, number> = {
@@ -52,17 +57,45 @@ export class QueueService {
       tasks: TasksRepository;
       training: TrainingRepository;
       trainingService: TrainingService;
+      generationService: GenerationService;
       jobs: JobQueueRepository;
-      events: TrainingEventsRepository;
+      events: TaskEventsRepository;
+      /** The engine kind new trainings run on (wait estimates are for it). */
+      trainingEngine: EngineKind;
+      /** A task waiting this long with no worker of its kind connected fails. */
+      noWorkerTimeoutMs: number;
       gpuHourlyRate: number;
       alwaysOnMonthlyCost: number;
     },
   ) {}
 
-  /** Queues a task. Training is the one type the fleet runs so far; generation comes later. */
-  async submit(userId: string, request: QueueSubmitRequest): Promise<QueueTask> {
-    if (request.task_type !== 'training')
-      throw new AppError('validation_error', MESSAGES.taskTypeUnavailable);
+  /**
+   * Queues a task: a training (the same as /training/start), or a generation or batch (the same
+   * as a Generate call, credits reserved, but answered at once with the task). A generation's
+   * idempotency key comes from the header when the route has one, else from its params.
+   */
+  async submit(
+    userId: string,
+    request: QueueSubmitRequest,
+    idempotencyKey?: string,
+  ): Promise<QueueTask> {
+    if (request.task_type !== 'training') {
+      const params = parse(ZQueueGenerationParamsSchema, request.params);
+      const id = await this.deps.generationService.accept(userId, {
+        modelId: params.model_id,
+        prompt: params.prompt,
+        templateIds: params.template_ids ?? (params.template_id ? [params.template_id] : []),
+        variant: params.variant,
+        style: params.style,
+        numImages: params.num_images,
+        size: 1024,
+        seed: params.seed,
+        taskType: request.task_type,
+        priority: request.priority,
+        idempotencyKey: idempotencyKey ?? params.idempotency_key,
+      });
+      return this.task(userId, id);
+    }
     const job = await this.deps.trainingService.start(userId, {
       ...request.params,
       priority: request.priority,
@@ -84,6 +117,12 @@ export class QueueService {
     return this.toQueueTask(await this.ownedTask(userId, taskId));
   }
 
+  /** A task and its owner, whoever that is: for relaying its changes to the owner's sockets. */
+  async taskForRelay(taskId: string): Promise<{ userId: string; task: QueueTask } | undefined> {
+    const task = await this.deps.tasks.findById(taskId);
+    return task ? { userId: task.user_id, task: await this.toQueueTask(task) } : undefined;
+  }
+
   /**
    * Cancels a task that has not started: its job leaves the queue first (BullMQ refuses while a
    * worker holds it, which counts as started), then the task and its model end and the training
@@ -92,16 +131,21 @@ export class QueueService {
   async cancel(userId: string, taskId: string): Promise<QueueTask> {
     const task = await this.ownedTask(userId, taskId);
     refuseUnlessWaiting(task);
-    const removal = await this.deps.jobs.removeWaitingJob(task.task_type, task.id);
-    if (removal === 'locked') throw new AppError('conflict', MESSAGES.trainingNotCancellable);
-    const released = await this.deps.training.release(task.id, {
+    const removal = await this.deps.jobs.removeWaitingJob(
+      task.task_type,
+      task.engine_kind,
+      task.id,
+    );
+    if (removal === 'locked') throw new AppError('conflict', notCancellable(task));
+    const released = await this.deps.tasks.endWaiting(task.id, {
       status: 'cancelled',
       error: 'Cancelled',
     });
     const current = await this.ownedTask(userId, taskId);
     // A worker took it between the read above and the release: answer for what it is now.
     if (!released) refuseUnlessWaiting(current);
-    if (released) await this.deps.events.announce(task.id);
+    if (released)
+      await this.deps.events.announce(task.id, { userId: task.user_id, taskType: task.task_type });
     return this.toQueueTask(current);
   }
 
@@ -134,8 +178,8 @@ export class QueueService {
    */
   async estimateWait(type: TaskType, priority: TaskPriority): Promise<WaitTimeEstimate> {
     const [jobsAhead, counts, median] = await Promise.all([
-      this.deps.jobs.jobsAheadOf(type, priority),
-      this.deps.jobs.counts(type),
+      this.deps.jobs.jobsAheadOf(type, this.deps.trainingEngine, priority),
+      this.deps.jobs.counts(type, this.deps.trainingEngine),
       this.medianRunSeconds(type),
     ]);
     return {
@@ -150,14 +194,14 @@ export class QueueService {
 
   async overview(): Promise<QueueOverview> {
     const queues = await Promise.all(
-      TASK_TYPES.map(async (type) => {
+      taskQueues().map(async ({ type, kind }) => {
         const [counts, median] = await Promise.all([
-          this.deps.jobs.counts(type),
+          this.deps.jobs.counts(type, kind),
           this.medianRunSeconds(type),
         ]);
         return {
           task_type: type,
-          queue: TASK_QUEUES[type],
+          queue: taskQueueName(type, kind),
           ...counts,
           estimated_wait_seconds: waitSeconds(counts.waiting, median, counts.workers),
         };
@@ -186,13 +230,13 @@ export class QueueService {
     }
     const issues: string[] = [];
     const queues = await Promise.all(
-      TASK_TYPES.map(async (type) => {
+      taskQueues().map(async ({ type, kind }) => {
         const [counts, stalled, oldest] = await Promise.all([
-          this.deps.jobs.counts(type),
-          this.deps.jobs.stalledJobs(type),
-          this.deps.jobs.oldestWaitingSeconds(type),
+          this.deps.jobs.counts(type, kind),
+          this.deps.jobs.stalledJobs(type, kind),
+          this.deps.jobs.oldestWaitingSeconds(type, kind),
         ]);
-        const name = TASK_QUEUES[type];
+        const name = taskQueueName(type, kind);
         if (counts.waiting > 0 && counts.workers === 0)
           issues.push(`${name}: ${counts.waiting} waiting and no worker connected`);
         if (stalled > 0) issues.push(`${name}: ${stalled} running without a live worker`);
@@ -217,6 +261,50 @@ export class QueueService {
       issues,
       checked_at: checkedAt,
     };
+  }
+
+  /** Queues every task still waiting in Postgres; their task ids make this idempotent. */
+  async requeueWaiting(): Promise<number> {
+    const waiting = await this.deps.tasks.queuedTasks();
+    for (const task of waiting) {
+      if (task.task_type === 'training') {
+        await this.deps.jobs.enqueueTraining(task.id, task.priority, task.engine_kind);
+      } else {
+        await this.deps.jobs.enqueueGeneration(
+          task.id,
+          task.task_type,
+          task.priority,
+          task.engine_kind,
+        );
+      }
+    }
+    return waiting.length;
+  }
+
+  /**
+   * Fails the tasks that have waited longer than the limit on a queue no worker is connected to
+   * (an engine kind nobody runs, a fleet that is down), saying why; each type's effects apply (a
+   * training's slot, a generation's credit, goes back). Run periodically; returns the ids failed.
+   */
+  async failUnservedTasks(now = new Date()): Promise<string[]> {
+    const olderThan = new Date(now.getTime() - this.deps.noWorkerTimeoutMs);
+    const failed: string[] = [];
+    for (const { type, kind } of taskQueues()) {
+      const waiting = await this.deps.tasks.waitingSince(type, kind, olderThan);
+      if (waiting.length === 0) continue;
+      const { workers } = await this.deps.jobs.counts(type, kind);
+      if (workers > 0) continue;
+      const error =
+        type === 'training' ? MESSAGES.noWorkerForTraining : MESSAGES.noWorkerForGeneration;
+      for (const task of waiting) {
+        await this.deps.jobs.removeWaitingJob(type, kind, task.id);
+        if (await this.deps.tasks.endWaiting(task.id, { status: 'failed', error })) {
+          failed.push(task.id);
+          await this.deps.events.announce(task.id);
+        }
+      }
+    }
+    return failed;
   }
 
   private async medianRunSeconds(type: TaskType): Promise<number> {
@@ -244,15 +332,28 @@ export class QueueService {
       created_at: task.created_at.toISOString(),
       started_at: task.started_at?.toISOString() ?? null,
       completed_at: task.completed_at?.toISOString() ?? null,
-      position: waiting ? await this.deps.jobs.waitingPosition(task.task_type, task.id) : null,
+      position: waiting
+        ? await this.deps.jobs.waitingPosition(task.task_type, task.engine_kind, task.id)
+        : null,
     };
   }
+}
+
+/** Every task queue: each task type on each engine kind. */
+function taskQueues(): { type: TaskType; kind: EngineKind }[] {
+  return TASK_TYPES.flatMap((type) => ENGINE_KINDS.map((kind) => ({ type, kind })));
 }
 
 function refuseUnlessWaiting(task: Task): void {
   if (FINAL_TASK_STATUSES.includes(task.status))
     throw new AppError('conflict', MESSAGES.taskNotCancellable);
-  if (task.status === 'running') throw new AppError('conflict', MESSAGES.trainingNotCancellable);
+  if (task.status === 'running') throw new AppError('conflict', notCancellable(task));
+}
+
+function notCancellable(task: Task): string {
+  return task.task_type === 'training'
+    ? MESSAGES.trainingNotCancellable
+    : MESSAGES.generationNotCancellable;
 }
 
 /** null while no worker is connected: nothing would run the task. */

@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  type EngineKind,
   type ErrorCode,
   type ModelsStatus,
   type StartTrainingRequest,
@@ -11,6 +12,7 @@ import {
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
+import type { TasksRepository } from '../repositories/tasks.repository.js';
 import type {
   CreateTrainingOutcome,
   TrainingJobRow,
@@ -47,11 +49,12 @@ export class TrainingService {
   constructor(
     private readonly deps: {
       training: TrainingRepository;
+      tasks: TasksRepository;
       uploads: UploadsRepository;
       users: UsersRepository;
       jobs: JobQueueRepository;
       /** The engine that will train: recorded as the model's model_type. */
-      modelType: string;
+      modelType: EngineKind;
       logger: Logger;
     },
   ) {}
@@ -77,12 +80,12 @@ export class TrainingService {
     });
     if (!outcome.created) throw new AppError(...REFUSALS[outcome.reason]);
     try {
-      await this.deps.jobs.enqueueTraining(outcome.taskId, request.priority);
+      await this.deps.jobs.enqueueTraining(outcome.taskId, request.priority, this.deps.modelType);
     } catch (error) {
       this.deps.logger.error({ err: error, taskId: outcome.taskId }, 'could not queue a training');
       // Should the release fail too, the task stays queued and the next start queues it.
-      await this.deps.training
-        .release(outcome.taskId, { status: 'failed', error: MESSAGES.queueInitializing })
+      await this.deps.tasks
+        .endWaiting(outcome.taskId, { status: 'failed', error: MESSAGES.queueInitializing })
         .catch((releaseError: unknown) =>
           this.deps.logger.error(
             { err: releaseError, taskId: outcome.taskId },
@@ -93,13 +96,6 @@ export class TrainingService {
     }
     const job = await this.job(userId, outcome.taskId);
     return { ...job, message: job.message ?? QUEUED_MESSAGE };
-  }
-
-  /** Queues every training still waiting in Postgres; their task ids make this idempotent. */
-  async requeueWaiting(): Promise<number> {
-    const waiting = await this.deps.training.queuedTaskIds();
-    for (const task of waiting) await this.deps.jobs.enqueueTraining(task.id, task.priority);
-    return waiting.length;
   }
 
   async jobs(userId: string): Promise<TrainingJob[]> {

@@ -18,7 +18,7 @@ import type {
   UploadsRepository,
 } from '../repositories/uploads.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import type { Storage } from '@studioshot/storage';
+import { photoKeys, type Storage } from '@studioshot/storage';
 import type { ImageTokens } from './image-tokens.js';
 
 const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
@@ -84,12 +84,7 @@ export class UploadsService {
     const session = await this.openSessionFor(userId, sessionId);
     const processed = await this.deps.pipeline.process(file.path);
     const photoId = randomUUID();
-    const base = `photos/${userId}/${session.id}/${photoId}`;
-    const keys = {
-      original: `${base}/original.${processed.extension}`,
-      optimized: `${base}/optimized.jpg`,
-      thumbnail: `${base}/thumbnail.jpg`,
-    };
+    const keys = photoKeys(userId, session.id, photoId, processed.extension);
     try {
       await Promise.all([
         this.deps.store.putFile(keys.original, processed.files.original, {

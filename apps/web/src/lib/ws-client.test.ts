@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { trainingJob } from '../features/training/testing';
 import { FakeWebSocket } from '../test/fake-websocket';
+import { queueTask } from './realtime-testing';
 import { createRealtimeClient, realtimeUrl, reconnectDelay, type RealtimeState } from './ws-client';
 
 beforeEach(() => vi.useFakeTimers());
@@ -76,11 +78,33 @@ describe('createRealtimeClient', () => {
     expect(client.getState()).toBe('open');
     expect(onReady).toHaveBeenCalledTimes(1);
 
-    socket.serverSend({ type: 'training', job: { id: 'j1' } });
+    socket.serverSend({ type: 'task', task: queueTask() });
     socket.serverSend({ type: 'pong' });
     socket.onmessage?.({ data: 'not json' } as MessageEvent);
-    expect(messages).toEqual([{ type: 'training', job: { id: 'j1' } }]);
+    expect(messages).toEqual([{ type: 'task', task: queueTask() }]);
     expect(states).toEqual(['connecting', 'open']);
+  });
+
+  it('passes on only messages the contract describes, as it describes them', () => {
+    const { client, messages } = setup();
+    client.start();
+    const socket = FakeWebSocket.latest();
+    socket.serverAccept();
+    const job = trainingJob();
+    socket.serverSend({ type: 'training', job: { ...job, extra: 'dropped' } });
+    socket.serverSend({ type: 'error', detail: 'Unknown message' });
+    // A training job without its fields, a task of an unknown type, a message type from a newer
+    // server, no type at all: none reaches the owner.
+    socket.serverSend({ type: 'training', job: { id: job.id } });
+    socket.serverSend({ type: 'task', task: { ...queueTask(), task_type: 'upscale' } });
+    socket.serverSend({ type: 'generation', id: job.id });
+    socket.serverSend([1, 2]);
+    socket.serverSend(null);
+    expect(messages).toEqual([
+      { type: 'training', job },
+      { type: 'error', detail: 'Unknown message' },
+    ]);
+    expect(client.getState()).toBe('open');
   });
 
   it('pings while open', () => {

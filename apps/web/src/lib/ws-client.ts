@@ -1,15 +1,24 @@
+import {
+  WS_CLOSE,
+  WS_PATH,
+  ZWsServerMessageSchema,
+  type WsServerMessage,
+} from '@studioshot/contracts/ws';
+
 /**
- * The realtime channel (/ws): one socket per tab while signed in. The access token goes in the
- * first message, never in the URL; the server answers `ready`, then pushes events. A 4401 close
- * means the token was refused: renew it (the API client's single-flight refresh) and reconnect.
- * A 4403 close (wrong origin) stops for good. Anything else reconnects with a capped, jittered
- * backoff; the owner resyncs after every `ready`, since pushes made while away are lost.
+ * The realtime channel's socket (/ws). The access token goes in the first message, never in the
+ * URL; the server answers `ready`, then pushes events. A 4401 close means the token was refused:
+ * renew it (the API client's single-flight refresh) and reconnect. A 4403 close (wrong origin)
+ * stops for good. Anything else reconnects with a capped, jittered backoff; the owner resyncs
+ * after every `ready`, since pushes made while away are lost. Every message is parsed with the
+ * contract's schema; one it does not describe (malformed, or from a newer server) is dropped.
+ * The app holds one of these per tab through lib/realtime.
  */
 
 /** Close codes the server uses (packages/contracts, WS_CLOSE). */
-export const WS_CLOSE_CODES = { unauthorized: 4401, forbiddenOrigin: 4403 } as const;
+export const WS_CLOSE_CODES = WS_CLOSE;
 
-export const WS_PATH = '/ws';
+export { WS_PATH };
 /** Keeps idle connections open through proxies. */
 export const WS_PING_INTERVAL_MS = 25_000;
 const BACKOFF_BASE_MS = 1_000;
@@ -68,8 +77,8 @@ export interface RealtimeOptions {
   getToken: () => string | null;
   /** Renews the session; rejects when it cannot be renewed. */
   refreshToken: () => Promise<unknown>;
-  /** Every parsed server message other than ready and pong. */
-  onMessage: (message: Record<string, unknown>) => void;
+  /** Every server message the contract describes, other than ready and pong. */
+  onMessage: (message: PushMessage) => void;
   /** After each successful (re)connect: the owner resyncs. */
   onReady?: () => void;
   onStateChange?: (state: RealtimeState) => void;
@@ -77,6 +86,21 @@ export interface RealtimeOptions {
   createSocket?: (url: string) => SocketLike;
   random?: () => number;
   pingIntervalMs?: number;
+}
+
+/** What the server pushes after `ready`. */
+export type PushMessage = Exclude<WsServerMessage, { type: 'ready' | 'pong' }>;
+
+/** A server message as the contract describes it, or null (not JSON, not a known message). */
+export function parseServerMessage(data: unknown): WsServerMessage | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(String(data));
+  } catch {
+    return null;
+  }
+  const parsed = ZWsServerMessageSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }
 
 export interface RealtimeClient {
@@ -163,15 +187,9 @@ export function createRealtimeClient(options: RealtimeOptions): RealtimeClient {
 
     ws.onmessage = (event) => {
       if (mine !== generation) return;
-      let message: unknown;
-      try {
-        message = JSON.parse(String(event.data));
-      } catch {
-        return;
-      }
-      if (typeof message !== 'object' || message === null) return;
-      const record = message as Record<string, unknown>;
-      if (record.type === 'ready') {
+      const message = parseServerMessage(event.data);
+      if (!message) return;
+      if (message.type === 'ready') {
         attempt = 0;
         authRejections = 0;
         setState('open');
@@ -181,8 +199,8 @@ export function createRealtimeClient(options: RealtimeOptions): RealtimeClient {
         options.onReady?.();
         return;
       }
-      if (record.type === 'pong') return;
-      options.onMessage(record);
+      if (message.type === 'pong') return;
+      options.onMessage(message);
     };
 
     ws.onerror = () => {

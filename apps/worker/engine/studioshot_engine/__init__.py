@@ -1,5 +1,5 @@
 """Studioshot compute engine. Node owns all state; this process only computes."""
 
-__version__ = "0.1.0"
-PROTOCOL_VERSION = 1
+__version__ = "0.2.0"
+PROTOCOL_VERSION = 2
 ENGINES = ("studio", "flux")

@@ -9,20 +9,35 @@ import sys
 
 from . import ENGINES, __version__, protocol
 from .channel import Channel
-from .jobs import Trainer
-from .loop import EngineLoop
+from .jobs import Generator, Trainer
+from .loop import EngineLoop, GeneratorFactory
 
 EXIT_USAGE = 2
+EXIT_BROKEN_INSTALL = 3
 
 
 def load_trainer(engine: str) -> Trainer | None:
-    """The engine's trainer, fully loaded (imports, detector files) so that `ready` means ready."""
+    """The engine's trainer, fully loaded (imports, detector and segmentation models) so that `ready`
+    means ready."""
     if engine == "studio":
-        # Imported here: only this engine pays for OpenCV and numpy.
+        # Imported here: only this engine pays for OpenCV, numpy and the TFLite runtime.
         from .studio.training import StudioTrainer  # noqa: PLC0415
 
         return StudioTrainer()
     return None
+
+
+def generator_factory(engine: str) -> GeneratorFactory | None:
+    """Makes the engine's generator on the first generate job (its imports are not paid by training)."""
+    if engine != "studio":
+        return None
+
+    def make() -> Generator:
+        from .studio.generate import StudioGenerator  # noqa: PLC0415
+
+        return StudioGenerator()
+
+    return make
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,13 +52,18 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as error:
         print(f"protocol pipe fd {args.fd} is not open: {error}", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        protocol.load_validators()
+    except RuntimeError as error:
+        print(f"studioshot_engine: {error}", file=sys.stderr)
+        return EXIT_BROKEN_INSTALL
     trainer = load_trainer(args.engine)
     if trainer is None:
         print(f"the {args.engine} engine is not available in this build", file=sys.stderr)
         return EXIT_USAGE
     channel = Channel(args.fd)
     channel.send(protocol.ready(args.engine, __version__))
-    EngineLoop(channel, trainer).serve_forever()
+    EngineLoop(channel, trainer, generator_factory(args.engine)).serve_forever()
 
 
 if __name__ == "__main__":

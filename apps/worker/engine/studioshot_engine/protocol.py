@@ -1,27 +1,47 @@
 """NDJSON messages on fd 3: one JSON object per line, each with the protocol version `v`.
 
-Mirrors packages/contracts/src/engine.ts exactly: parent-to-child commands are parsed as strictly
-as its zod schemas (`strictObject`: no missing and no extra keys), and child-to-parent events are
-built with exactly the keys its schemas declare.
+Mirrors packages/contracts/src/engine.ts. Parent-to-child commands are validated against the
+`command` JSON Schema generated from its zod schemas (packages/contracts/engine-protocol.schema.json;
+ENGINE_PROTOCOL_SCHEMA names another file), then turned into the typed commands below. Child-to-
+parent events are built with exactly the keys its schemas declare (tests check them against the
+schema's `event`).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any, Literal
 
 from . import PROTOCOL_VERSION
 
 LogLevel = Literal["debug", "info", "warn", "error"]
-ArtifactKind = Literal["model", "preview"]
+# An open set (engine.ts, ZArtifactKindSchema): a lowercase word. The worker knows these three.
+ArtifactKind = str
+KNOWN_ARTIFACT_KINDS = ("model", "preview", "image")
+ARTIFACT_KIND_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 ErrorCode = Literal["bad_input", "cancelled", "protocol", "internal"]
+TaskName = Literal["train", "generate"]
+MetaValue = str | int | float | bool | list[float] | list[int]
+
+SCHEMA_ENV = "ENGINE_PROTOCOL_SCHEMA"
+MAX_PROBLEM_LENGTH = 300
+# apps/worker/engine/studioshot_engine -> packages/contracts (the repository's layout).
+DEFAULT_SCHEMA_PATH = Path(__file__).resolve().parents[4] / "packages" / "contracts" / "engine-protocol.schema.json"
 
 
 @dataclass(frozen=True)
 class Photo:
     id: str
-    path: str
+    path: str  # the optimised copy
+    original_path: str | None = None  # the full-size original, when the worker has it
+    descriptor: tuple[float, ...] | None = None  # face-api's 128-d descriptor from the photo checks
 
 
 @dataclass(frozen=True)
@@ -33,9 +53,28 @@ class TrainParams:
 
 
 @dataclass(frozen=True)
+class GenerateTemplate:
+    id: str
+    variant: int
+    studio: dict[str, Any]  # ZStudioParamsSchema: framing, backdrop, lighting, grade, retouch
+
+
+@dataclass(frozen=True)
+class GenerateParams:
+    model_path: str
+    prompt: str
+    template: GenerateTemplate | None
+    seed: int
+    count: int
+    size: int
+    output_dir: str
+
+
+@dataclass(frozen=True)
 class StartCommand:
     job_id: str
-    params: TrainParams
+    task: TaskName
+    params: TrainParams | GenerateParams
 
 
 @dataclass(frozen=True)
@@ -54,10 +93,106 @@ class ProtocolError(Exception):
         self.job_id = job_id
 
 
+# --- the schema -------------------------------------------------------------------------------------
+
+
+def schema_path() -> Path:
+    return Path(os.environ.get(SCHEMA_ENV) or DEFAULT_SCHEMA_PATH)
+
+
+@cache
+def protocol_schema() -> dict[str, Any]:
+    """The whole generated schema file: `protocol_version`, `command` and `event`."""
+    path = schema_path()
+    try:
+        schema: dict[str, Any] = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise RuntimeError(f"the engine protocol schema {path} cannot be read: {error}") from error
+    if schema.get("protocol_version") != PROTOCOL_VERSION:
+        raise RuntimeError(
+            f"the engine protocol schema {path} is for protocol v{schema.get('protocol_version')}, "
+            f"this engine speaks v{PROTOCOL_VERSION}"
+        )
+    return schema
+
+
+@cache
+def _validator(part: Literal["command", "event"], branch: int | None = None) -> Any:
+    # Imported here: only the protocol's first use pays for jsonschema.
+    from jsonschema import Draft202012Validator  # noqa: PLC0415
+
+    schema = protocol_schema()[part]
+    if branch is not None:
+        schema = _branches(schema)[branch]
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def load_validators() -> None:
+    """Reads the schema and builds every validator now (a RuntimeError when the file is missing or
+    for another protocol version, or not a schema), so that the first command is not the one to find out."""
+    try:
+        _validator("event")
+        for branch in range(len(_branches(protocol_schema()["command"]))):
+            _validator("command", branch)
+        _validator("command")
+    except RuntimeError:
+        raise
+    except Exception as error:  # a SchemaError, a missing part: the file is not the generated schema
+        raise RuntimeError(f"the engine protocol schema {schema_path()} is not usable: {error}") from error
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    branches: list[dict[str, Any]] = schema.get("anyOf") or schema.get("oneOf") or [schema]
+    return branches
+
+
+def _const(branch: dict[str, Any], key: str) -> Any:
+    return branch.get("properties", {}).get(key, {}).get("const")
+
+
+def _command_branch(message: dict[str, Any]) -> int | None:
+    """The schema's branch for this message's `type` (and `task`), to explain exactly what is wrong."""
+    for index, branch in enumerate(_branches(protocol_schema()["command"])):
+        if _const(branch, "type") == message.get("type") and _const(branch, "task") in (None, message.get("task")):
+            return index
+    return None
+
+
+def validate_event(message: Mapping[str, Any]) -> None:
+    """Raises ValueError unless the message would parse with ZEngineEventSchema (tests use this)."""
+    error = _first_error(_validator("event"), message)
+    if error is not None:
+        raise ValueError(f"not a valid engine event: {error}: {json.dumps(message)[:300]}")
+
+
+def _first_error(validator: Any, instance: Any) -> str | None:
+    from jsonschema.exceptions import best_match  # noqa: PLC0415
+
+    error = best_match(validator.iter_errors(instance))
+    if error is None:
+        return None
+    where = _json_path(error.absolute_path)
+    # The message quotes the offending value, which may be long (a 128-number descriptor).
+    message = error.message if len(error.message) <= MAX_PROBLEM_LENGTH else f"{error.message[:MAX_PROBLEM_LENGTH]}..."
+    return f"{where}: {message}" if where else message
+
+
+def _json_path(parts: Any) -> str:
+    path = ""
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path
+
+
+# --- parent -> child --------------------------------------------------------------------------------
+
+
 def encode(message_type: str, **fields: Any) -> bytes:
     """One protocol line. Large data never travels here, only file paths."""
     message = {"v": PROTOCOL_VERSION, "type": message_type, **fields}
-    return (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+    # allow_nan=False: NaN is not JSON, and the worker's parser would reject the whole line.
+    return (json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n").encode()
 
 
 def decode(line: bytes | str) -> dict[str, Any]:
@@ -70,7 +205,7 @@ def decode(line: bytes | str) -> dict[str, Any]:
         raise ProtocolError("a message must be a JSON object")
     job_id = message.get("job_id") if isinstance(message.get("job_id"), str) else None
     version = message.get("v")
-    # `True == 1` in Python; zod's literal 1 accepts only the number.
+    # `True == 1` in Python; zod's literal accepts only the number.
     if isinstance(version, bool) or version != PROTOCOL_VERSION:
         raise ProtocolError(
             f"protocol version {json.dumps(version)} is not supported: this engine speaks v{PROTOCOL_VERSION}",
@@ -82,70 +217,105 @@ def decode(line: bytes | str) -> dict[str, Any]:
 
 
 def parse_command(line: bytes | str) -> Command:
-    """A `start` or `cancel` command, validated like ZEngineCommandSchema."""
+    """A `start` or `cancel` command, validated against the schema's `command` (ZEngineCommandSchema)."""
     message = decode(line)
     job_id = message.get("job_id") if isinstance(message.get("job_id"), str) else None
-    try:
+    branch = _command_branch(message)
+    if branch is None:
         if message["type"] == "start":
-            _require_keys(message, {"v", "type", "job_id", "task", "params"}, "start")
-            if message["task"] != "train":
-                raise ProtocolError(f"unknown task {json.dumps(message['task'])}: only 'train'")
-            return StartCommand(job_id=_string(message, "job_id"), params=_train_params(message["params"]))
-        if message["type"] == "cancel":
-            _require_keys(message, {"v", "type", "job_id"}, "cancel")
-            return CancelCommand(job_id=_string(message, "job_id"))
-    except ProtocolError as error:
-        raise ProtocolError(str(error), job_id) from None
-    raise ProtocolError(f"unknown message type {json.dumps(message['type'])}", job_id)
+            raise ProtocolError(f"unknown task {json.dumps(message.get('task'))}: 'train' or 'generate'", job_id)
+        raise ProtocolError(f"unknown message type {json.dumps(message['type'])}", job_id)
+    problem = _first_error(_validator("command", branch), message)
+    if problem is None:
+        # The branch is one alternative of the union, so this holds; it keeps the whole schema the judge.
+        problem = _first_error(_validator("command"), message)
+    if problem is not None:
+        raise ProtocolError(f"invalid {message['type']}: {problem}", job_id)
+    if message["type"] == "cancel":
+        return CancelCommand(job_id=message["job_id"])
+    task: TaskName = message["task"]
+    params = _train_params(message["params"]) if task == "train" else _generate_params(message["params"])
+    return StartCommand(job_id=message["job_id"], task=task, params=params)
 
 
-def _train_params(value: Any) -> TrainParams:
-    _require_keys(value, {"photos", "output_dir", "trigger_word", "model_name"}, "params")
-    photos = value["photos"]
-    if not isinstance(photos, list) or not photos:
-        raise ProtocolError("params.photos must be a non-empty array")
-    for photo in photos:
-        _require_keys(photo, {"id", "path"}, "params.photos[]")
+def _train_params(value: dict[str, Any]) -> TrainParams:
     return TrainParams(
-        photos=tuple(Photo(id=_string(photo, "id"), path=_string(photo, "path")) for photo in photos),
-        output_dir=_string(value, "output_dir"),
-        trigger_word=_string(value, "trigger_word"),
-        model_name=_string(value, "model_name"),
+        photos=tuple(
+            Photo(
+                id=photo["id"],
+                path=photo["path"],
+                original_path=photo["original_path"],
+                descriptor=None if photo["descriptor"] is None else tuple(float(x) for x in photo["descriptor"]),
+            )
+            for photo in value["photos"]
+        ),
+        output_dir=value["output_dir"],
+        trigger_word=value["trigger_word"],
+        model_name=value["model_name"],
     )
 
 
-def _require_keys(value: Any, keys: set[str], where: str) -> None:
-    if not isinstance(value, dict):
-        raise ProtocolError(f"{where} must be an object")
-    if missing := keys - value.keys():
-        raise ProtocolError(f"{where}: missing {', '.join(sorted(missing))}")
-    if extra := value.keys() - keys:
-        raise ProtocolError(f"{where}: unexpected {', '.join(sorted(extra))}")
+def _generate_params(value: dict[str, Any]) -> GenerateParams:
+    template = value["template"]
+    return GenerateParams(
+        model_path=value["model_path"],
+        prompt=value["prompt"],
+        template=None
+        if template is None
+        else GenerateTemplate(id=template["id"], variant=int(template["variant"]), studio=template["studio"]),
+        seed=int(value["seed"]),
+        count=int(value["count"]),
+        size=int(value["size"]),
+        output_dir=value["output_dir"],
+    )
 
 
-def _string(value: dict[str, Any], key: str) -> str:
-    if not isinstance(value[key], str):
-        raise ProtocolError(f"{key} must be a string")
-    return str(value[key])
-
-
-# Child -> parent events, keys in the order of their schemas.
+# --- child -> parent events, keys in the order of their schemas ----------------------------------------
 
 
 def ready(engine: str, version: str) -> bytes:
     return encode("ready", engine=engine, version=version)
 
 
-def progress(job_id: str, step: int, total: int, message: str) -> bytes:
-    return encode("progress", job_id=job_id, step=step, total=total, message=message)
+def progress(
+    job_id: str,
+    step: int,
+    total: int,
+    message: str,
+    *,
+    metrics: Mapping[str, float] | None = None,
+    eta_seconds: float | None = None,
+) -> bytes:
+    fields: dict[str, Any] = {"job_id": job_id, "step": step, "total": total, "message": message}
+    if metrics is not None:
+        metrics = {name: _plain(value) for name, value in metrics.items()}
+        for name, value in metrics.items():
+            if not isinstance(name, str) or not _is_number(value):
+                raise ValueError(f"metric {name!r} must be a finite number, not {value!r}")
+        fields["metrics"] = metrics
+    if eta_seconds is not None:
+        eta_seconds = _plain(eta_seconds)
+        if not _is_number(eta_seconds) or eta_seconds < 0:
+            raise ValueError(f"eta_seconds must be a finite number >= 0, not {eta_seconds!r}")
+        fields["eta_seconds"] = eta_seconds
+    return encode("progress", **fields)
 
 
 def log(level: LogLevel, message: str) -> bytes:
     return encode("log", level=level, message=message)
 
 
-def artifact(job_id: str, path: str, kind: ArtifactKind) -> bytes:
-    return encode("artifact", job_id=job_id, path=path, kind=kind)
+def artifact(job_id: str, path: str, kind: ArtifactKind, meta: Mapping[str, Any] | None = None) -> bytes:
+    if not ARTIFACT_KIND_PATTERN.match(kind):
+        raise ValueError(f"artifact kind {kind!r} is not a lowercase word")
+    fields: dict[str, Any] = {"job_id": job_id, "path": path, "kind": kind}
+    if meta is not None:
+        meta = {name: _plain(value) for name, value in meta.items()}
+        for name, value in meta.items():
+            if not isinstance(name, str) or not _is_meta_value(value):
+                raise ValueError(f"artifact meta {name!r}: {value!r} is not a string, number, boolean or numbers")
+        fields["meta"] = meta
+    return encode("artifact", **fields)
 
 
 def result(job_id: str, summary: dict[str, Any]) -> bytes:
@@ -154,3 +324,22 @@ def result(job_id: str, summary: dict[str, Any]) -> bytes:
 
 def error(job_id: str | None, code: ErrorCode, message: str, retryable: bool) -> bytes:
     return encode("error", job_id=job_id, code=code, message=message, retryable=retryable)
+
+
+def _plain(value: Any) -> Any:
+    """NumPy scalars and arrays as the Python numbers and lists JSON knows."""
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        return value.tolist()
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_meta_value(value: Any) -> bool:
+    if isinstance(value, str | bool) or _is_number(value):
+        return True
+    return isinstance(value, list | tuple) and all(_is_number(item) for item in value)

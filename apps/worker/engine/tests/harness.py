@@ -8,50 +8,27 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from studioshot_engine import PROTOCOL_VERSION
 from studioshot_engine.jobs import JobCancelled
-from studioshot_engine.protocol import ArtifactKind, LogLevel, Photo, TrainParams
+from studioshot_engine.protocol import ArtifactKind, LogLevel, Photo, TrainParams, validate_event
+from studioshot_engine.studio.artifact import MODEL_FORMAT, write_model
 
 REPO = Path(__file__).resolve().parents[4]
 FIXTURES = REPO / "apps" / "worker" / "test" / "fixtures"
 TRANSCRIPTS = REPO / "packages" / "contracts" / "engine-transcripts"
 MESSAGE_TIMEOUT_S = 30.0
 
-# Child-to-parent events as packages/contracts/src/engine.ts declares them: exact keys, value types.
-EVENT_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "ready": {"engine": (str,), "version": (str,)},
-    "progress": {"job_id": (str,), "step": (int,), "total": (int,), "message": (str,)},
-    "log": {"level": (str,), "message": (str,)},
-    "artifact": {"job_id": (str,), "path": (str,), "kind": (str,)},
-    "result": {"job_id": (str,), "summary": (dict,)},
-    "error": {"job_id": (str, type(None)), "code": (str,), "message": (str,), "retryable": (bool,)},
-}
-EVENT_ENUMS = {
-    ("log", "level"): {"debug", "info", "warn", "error"},
-    ("artifact", "kind"): {"model", "preview"},
-    ("error", "code"): {"bad_input", "cancelled", "protocol", "internal"},
-}
-
 
 def assert_valid_event(message: dict[str, Any]) -> None:
-    """Fails unless the message would parse with ZEngineEventSchema."""
-    assert _is_a(message.get("v"), int) and message["v"] == 1, message
-    fields = EVENT_FIELDS[message["type"]]
-    assert set(message) == {"v", "type", *fields}, message
-    for key, types in fields.items():
-        assert any(_is_a(message[key], kind) for kind in types), (key, message)
-        allowed = EVENT_ENUMS.get((message["type"], key))
-        assert allowed is None or message[key] in allowed, (key, message)
-    if message["type"] == "progress":
-        assert message["step"] >= 0 and message["total"] > 0, message
-
-
-def _is_a(value: Any, kind: type) -> bool:
-    # JSON true is not a number, and a number is not a boolean.
-    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    """Fails unless the message would parse with ZEngineEventSchema (the schema's `event`)."""
+    assert isinstance(message.get("v"), int) and message["v"] == PROTOCOL_VERSION, message
+    validate_event(message)
 
 
 def as_line(message: dict[str, Any]) -> bytes:
@@ -134,17 +111,24 @@ class EngineProcess:
 
 def start_message(job_id: str, photo_names: list[str], output_dir: Path) -> dict[str, Any]:
     return {
-        "v": 1,
+        "v": PROTOCOL_VERSION,
         "type": "start",
         "job_id": job_id,
         "task": "train",
         "params": {
-            "photos": [{"id": name, "path": str(FIXTURES / f"{name}.jpg")} for name in photo_names],
+            "photos": [
+                {"id": name, "path": str(FIXTURES / f"{name}.jpg"), "original_path": None, "descriptor": None}
+                for name in photo_names
+            ],
             "output_dir": str(output_dir),
             "trigger_word": "person",
             "model_name": "Test model",
         },
     }
+
+
+def cancel_message(job_id: str) -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "type": "cancel", "job_id": job_id}
 
 
 class RecordingJob:
@@ -154,7 +138,14 @@ class RecordingJob:
         self.events: list[tuple[str, Any]] = []
         self._cancel_after_progress = cancel_after_progress
 
-    def progress(self, step: int, total: int, message: str) -> None:
+    def progress(
+        self,
+        step: int,
+        total: int,
+        message: str,
+        metrics: Mapping[str, float] | None = None,
+        eta_seconds: float | None = None,
+    ) -> None:
         self.raise_if_cancelled()
         self.events.append(("progress", (step, total, message)))
 
@@ -163,7 +154,7 @@ class RecordingJob:
         if self._cancel_after_progress is not None and reported >= self._cancel_after_progress:
             raise JobCancelled
 
-    def artifact(self, path: str, kind: ArtifactKind) -> None:
+    def artifact(self, path: str, kind: ArtifactKind, meta: Mapping[str, Any] | None = None) -> None:
         self.events.append(("artifact", (path, kind)))
 
     def log(self, level: LogLevel, message: str) -> None:
@@ -176,9 +167,47 @@ class RecordingJob:
 StartEngine = Callable[..., EngineProcess]  # the start_engine fixture (conftest.py)
 
 
-def fixture_photo(name: str) -> Photo:
-    return Photo(id=name, path=str(FIXTURES / f"{name}.jpg"))
+def fixture_photo(name: str, *, original: bool = True, descriptor: tuple[float, ...] | None = None) -> Photo:
+    """A fixture photo as the worker sends it: the fixture is both the optimised copy and the original."""
+    path = str(FIXTURES / f"{name}.jpg")
+    return Photo(id=name, path=path, original_path=path if original else None, descriptor=descriptor)
 
 
 def train_params(photos: list[Photo], output_dir: Path) -> TrainParams:
     return TrainParams(photos=tuple(photos), output_dir=str(output_dir), trigger_word="person", model_name="Test model")
+
+
+def generate_message(
+    job_id: str, model_path: Path, output_dir: Path, *, count: int = 4, size: int = 512
+) -> dict[str, Any]:
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": "start",
+        "job_id": job_id,
+        "task": "generate",
+        "params": {
+            "model_path": str(model_path),
+            "prompt": "professional headshot of person",
+            "template": None,
+            "seed": 7,
+            "count": count,
+            "size": size,
+            "output_dir": str(output_dir),
+        },
+    }
+
+
+def write_format_one_model(path: Path) -> None:
+    """A model file as format 1 wrote it (aligned faces and head mattes only), for the refusal tests."""
+    crop = np.zeros((1, 512, 512, 3), np.uint8)
+    profile = {"format": MODEL_FORMAT, "format_version": 1, "engine": "studio", "engine_version": "0.1.0", "faces": []}
+    write_model(
+        str(path),
+        {
+            "faces": crop,
+            "mattes": np.zeros((1, 512, 512), np.uint8),
+            "face_boxes": np.zeros((1, 4), np.float32),
+            "source_transforms": np.zeros((1, 2, 3)),
+        },
+        profile,
+    )

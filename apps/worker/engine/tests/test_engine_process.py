@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -9,9 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from harness import StartEngine, as_line, start_message
+import pytest
+from harness import StartEngine, as_line, cancel_message, generate_message, start_message, write_format_one_model
 
-from studioshot_engine import __version__
+from studioshot_engine import PROTOCOL_VERSION, __version__
 
 ASTRONAUTS = [
     "astronaut",
@@ -26,7 +28,7 @@ TWELVE_PHOTOS = ASTRONAUTS * 2
 
 def test_says_ready_first_and_exits_when_the_pipe_closes(start_engine: StartEngine) -> None:
     engine = start_engine(expect_ready=False)
-    assert engine.receive() == {"v": 1, "type": "ready", "engine": "studio", "version": __version__}
+    assert engine.receive() == {"v": PROTOCOL_VERSION, "type": "ready", "engine": "studio", "version": __version__}
     engine.close_pipe()
     assert engine.wait(5) == 0
 
@@ -81,12 +83,12 @@ def test_cancel_stops_the_job_within_a_second(start_engine: StartEngine, tmp_pat
     engine.send(start_message("job-1", TWELVE_PHOTOS, tmp_path))
     assert engine.receive()["type"] == "progress"
     cancelled_at = time.monotonic()
-    engine.send({"v": 1, "type": "cancel", "job_id": "job-1"})
+    engine.send(cancel_message("job-1"))
     messages = engine.receive_until("result", "error")
     # At most one photo's analysis (~0.1 s on an idle machine) lies between a cancel and its answer.
     assert time.monotonic() - cancelled_at < 1.5
     assert messages[-1] == {
-        "v": 1,
+        "v": PROTOCOL_VERSION,
         "type": "error",
         "job_id": "job-1",
         "code": "cancelled",
@@ -100,7 +102,7 @@ def test_cancel_stops_the_job_within_a_second(start_engine: StartEngine, tmp_pat
 def test_a_cancel_right_behind_its_start_cancels_before_any_work(start_engine: StartEngine, tmp_path: Path) -> None:
     engine = start_engine()
     start = start_message("job-1", TWELVE_PHOTOS, tmp_path)
-    engine.send(b"".join(as_line(m) for m in (start, {"v": 1, "type": "cancel", "job_id": "job-1"})))
+    engine.send(b"".join(as_line(m) for m in (start, cancel_message("job-1"))))
     messages = engine.receive_until("result", "error")
     assert messages[-1]["code"] == "cancelled"
     assert len(messages) <= 2  # at most the first photo's progress, when the job started before the cancel was read
@@ -108,9 +110,14 @@ def test_a_cancel_right_behind_its_start_cancels_before_any_work(start_engine: S
 
 def test_a_cancel_for_no_running_job_is_only_logged(start_engine: StartEngine) -> None:
     engine = start_engine()
-    engine.send({"v": 1, "type": "cancel", "job_id": "job-gone"})
+    engine.send(cancel_message("job-gone"))
     log = engine.receive(include_logs=True)
-    assert log == {"v": 1, "type": "log", "level": "info", "message": "cancel for job job-gone ignored: not running"}
+    assert log == {
+        "v": PROTOCOL_VERSION,
+        "type": "log",
+        "level": "info",
+        "message": "cancel for job job-gone ignored: not running",
+    }
     engine.assert_silent(0.3)
 
 
@@ -157,3 +164,48 @@ def test_sigterm_ends_it_promptly_mid_job(start_engine: StartEngine, tmp_path: P
     engine.process.send_signal(signal.SIGTERM)
     assert engine.wait(5) == -signal.SIGTERM
     assert time.monotonic() - signalled_at < 1.0
+
+
+def test_one_warm_process_trains_then_generates_from_that_model(start_engine: StartEngine, tmp_path: Path) -> None:
+    pytest.importorskip("studioshot_engine.studio.generate", reason="the generator is not in this build yet")
+    engine = start_engine()
+    engine.send(start_message("job-train", ASTRONAUTS[:3], tmp_path / "model"))
+    trained = engine.receive_until("result", "error")
+    assert trained[-1]["type"] == "result", trained[-1]
+    engine.send(generate_message("job-generate", tmp_path / "model" / "model.npz", tmp_path / "images", count=2))
+    generated = engine.receive_until("result", "error")
+    assert generated[-1]["type"] == "result", generated[-1]
+    assert {message["job_id"] for message in generated} == {"job-generate"}
+    images = [message for message in generated if message["type"] == "artifact"]
+    assert [image["kind"] for image in images] == ["image", "image"]
+    for image in images:
+        assert Path(image["path"]).is_file() and Path(image["path"]).parent == tmp_path / "images"
+    # And the same process still trains.
+    engine.send(start_message("job-train-2", ASTRONAUTS[3:], tmp_path / "model-2"))
+    assert engine.receive_until("result", "error")[-1]["type"] == "result"
+
+
+def test_generating_from_a_format_one_model_is_bad_input(start_engine: StartEngine, tmp_path: Path) -> None:
+    pytest.importorskip("studioshot_engine.studio.generate", reason="the generator is not in this build yet")
+    model = tmp_path / "model.npz"
+    write_format_one_model(model)
+    engine = start_engine()
+    engine.send(generate_message("job-old", model, tmp_path / "images", count=1))
+    error = engine.receive_until("result", "error")[-1]
+    assert (error["type"], error["code"], error["retryable"]) == ("error", "bad_input", False)
+    assert error["message"] == "This model was trained before generation existed: retrain it to generate headshots."
+
+
+def test_refuses_to_start_without_the_protocol_schema(tmp_path: Path) -> None:
+    parent, child = socket.socketpair()
+    with parent, child:
+        run = subprocess.run(
+            [sys.executable, "-m", "studioshot_engine", "--fd", str(child.fileno())],
+            pass_fds=(child.fileno(),),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+            env={**os.environ, "ENGINE_PROTOCOL_SCHEMA": str(tmp_path / "missing.json")},
+        )
+    assert run.returncode == 3 and "missing.json cannot be read" in run.stderr

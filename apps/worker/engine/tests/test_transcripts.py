@@ -52,7 +52,15 @@ def substitute(value: Any, out_dir: Path) -> Any:
 
 def test_there_are_transcripts_for_every_outcome() -> None:
     names = {path.stem for path in TRANSCRIPT_FILES}
-    assert {"handshake", "train-success", "train-cancelled", "train-bad-input", "protocol-mismatch"} <= names
+    assert {
+        "handshake",
+        "train-success",
+        "train-cancelled",
+        "train-bad-input",
+        "protocol-mismatch",
+        "generate-success",
+        "generate-cancelled",
+    } <= names
 
 
 @pytest.mark.parametrize("path", TRANSCRIPT_FILES, ids=lambda path: path.stem)
@@ -81,11 +89,13 @@ def test_engine_replays_transcript(path: Path, start_engine: StartEngine, tmp_pa
     engine.assert_silent(0.3)
 
     received = [message for message in engine.received if message["type"] != "log"]
-    steps = [(message["step"], message["total"]) for message in received if message["type"] == "progress"]
-    assert [step for step, _ in steps] == sorted({step for step, _ in steps}), "progress steps rise strictly"
-    assert len({total for _, total in steps}) <= 1 and all(step <= total for step, total in steps)
+    for job_id in {message["job_id"] for message in received if message["type"] == "progress"}:
+        steps = [(m["step"], m["total"]) for m in received if m["type"] == "progress" and m["job_id"] == job_id]
+        assert [step for step, _ in steps] == sorted({step for step, _ in steps}), f"{job_id}: steps rise strictly"
+        assert len({total for _, total in steps}) == 1 and all(step <= total for step, total in steps)
     for artifact in (message for message in received if message["type"] == "artifact"):
-        assert Path(artifact["path"]).parent == out_dir and Path(artifact["path"]).stat().st_size > 0
+        path = Path(artifact["path"])
+        assert path.is_relative_to(out_dir) and path.stat().st_size > 0, artifact
 
     engine.close_pipe()
     assert engine.wait(10) == 0, "the engine exits cleanly when the worker closes the pipe"

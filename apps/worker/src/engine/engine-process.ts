@@ -9,6 +9,7 @@ import {
   ZEngineEventSchema,
   type EngineCommand,
   type EngineEvent,
+  type EngineTaskName,
   type ZEngineArtifactSchema,
   type ZEngineErrorSchema,
   type ZEngineProgressSchema,
@@ -19,21 +20,27 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 
 /**
- * The worker's side of the engine protocol (DESIGN.md section 4, `packages/contracts/src/engine.ts`):
- * one Python process, NDJSON on fd 3, stdout and stderr forwarded to the log. A process runs at
- * most one task, then exits, so whatever memory (GPU included) the task used is freed.
+ * The worker's side of the engine protocol (`packages/contracts/src/engine.ts`, described in
+ * apps/worker/engine/README.md): one Python process, NDJSON on fd 3, stdout and stderr forwarded
+ * to the log. A single-run process runs one task and exits, so whatever memory (GPU included) the
+ * task used is freed; a session (`reusable`) runs tasks one after another with its models loaded.
  */
 
 export type EngineReady = z.infer<typeof ZEngineReadySchema>;
 export type EngineProgress = Pick<
   z.infer<typeof ZEngineProgressSchema>,
-  'step' | 'total' | 'message'
+  'step' | 'total' | 'message' | 'metrics' | 'eta_seconds'
 >;
-export type EngineArtifact = Pick<z.infer<typeof ZEngineArtifactSchema>, 'path' | 'kind'>;
+export type EngineArtifact = Pick<z.infer<typeof ZEngineArtifactSchema>, 'path' | 'kind' | 'meta'>;
 export type EngineErrorCode = z.infer<typeof ZEngineErrorSchema>['code'];
-/** What `start` carries besides the envelope. */
-export type EngineStartRequest = Omit<z.infer<typeof ZEngineStartSchema>, 'v' | 'type'>;
-export type EngineTask = EngineStartRequest['task'];
+type StartMessage = z.infer<typeof ZEngineStartSchema>;
+/** What `start` carries besides the envelope (per task, so `params` follows `task`). */
+export type EngineStartRequest = StartMessage extends infer M
+  ? M extends StartMessage
+    ? Omit<M, 'v' | 'type'>
+    : never
+  : never;
+export type EngineTask = EngineTaskName;
 
 export interface EngineRunResult {
   summary: Record<string, unknown>;
@@ -60,6 +67,10 @@ export interface EngineCommandLine {
 
 export interface EngineProcessOptions {
   command: EngineCommandLine;
+  /** The engine kind this worker runs: a process whose `ready` names another is refused. */
+  kind: string;
+  /** Runs tasks one after another (a warm session) instead of exiting after its first. */
+  reusable?: boolean;
   logger: Logger;
   readyTimeoutMs: number;
   /** After `cancel` (or the end of the pipe), how long before SIGTERM. */
@@ -97,7 +108,10 @@ export class EngineFailure extends Error {
   }
 }
 
-const TASK_LABEL: Record<EngineTask, string> = { train: 'training engine' };
+const TASK_LABEL: Record<EngineTask, string> = {
+  train: 'training engine',
+  generate: 'generation engine',
+};
 
 /** The one encoding of a worker -> engine line: compact JSON in schema key order, then `\n`. */
 export function encodeEngineCommand(command: EngineCommand): string {
@@ -175,6 +189,8 @@ export class EngineProcess {
   private settleReady!: { resolve(ready: EngineReady): void; reject(error: EngineFailure): void };
   private activeRun: ActiveRun | undefined;
   private stopping: Promise<EngineExit> | undefined;
+  /** Tasks this process has been given (a session recycles itself after a number of them). */
+  private started = 0;
 
   constructor(options: EngineProcessOptions) {
     this.options = options;
@@ -225,11 +241,18 @@ export class EngineProcess {
 
   /**
    * Sends `start` once the engine is ready and settles with its `result`; rejects with an
-   * EngineFailure for an `error`, a crash, a protocol violation or a cancel. A process runs one
-   * task: after it, the pipe is closed and the process stopped.
+   * EngineFailure for an `error`, a crash, a protocol violation or a cancel. A single-run process
+   * is stopped after its task; a session waits for the next, one task at a time.
    */
   async run(request: EngineStartRequest, options: EngineRunOptions = {}): Promise<EngineRunResult> {
-    if (this.activeRun) throw new Error('An engine process runs one task; take a fresh one.');
+    if (this.activeRun && !this.activeRun.settled) {
+      throw new Error('An engine process runs one task at a time.');
+    }
+    if (this.activeRun && !this.options.reusable) {
+      throw new Error('This engine process runs one task; take a fresh one.');
+    }
+    if (this.stopping) throw new Error('This engine process is stopping; take another.');
+    this.started += 1;
     const result = new Promise<EngineRunResult>((resolve, reject) => {
       this.activeRun = { request, options, artifacts: [], settled: false, resolve, reject };
     });
@@ -278,6 +301,16 @@ export class EngineProcess {
 
   get hasExited(): boolean {
     return this.exit !== undefined;
+  }
+
+  /** Can take a task now: alive, not stopping, and not running one. */
+  get idle(): boolean {
+    return !this.exit && !this.stopping && (!this.activeRun || this.activeRun.settled);
+  }
+
+  /** Tasks given to this process so far. */
+  get tasksStarted(): number {
+    return this.started;
   }
 
   private async escalate(): Promise<EngineExit> {
@@ -340,6 +373,11 @@ export class EngineProcess {
     switch (event.type) {
       case 'ready':
         if (this.readySettled) return this.violate('a second ready');
+        if (event.engine !== this.options.kind) {
+          this.failReady(`it is a ${event.engine} engine; this worker runs ${this.options.kind}`);
+          void this.stop();
+          return;
+        }
         this.readySettled = true;
         this.logger.debug({ engine: event.engine, version: event.version }, 'engine ready');
         return this.settleReady.resolve(event);
@@ -374,27 +412,35 @@ export class EngineProcess {
           step: event.step,
           total: event.total,
           message: event.message,
+          metrics: event.metrics,
+          eta_seconds: event.eta_seconds,
         });
       case 'artifact': {
         const outputDir = path.resolve(run.request.params.output_dir);
         if (!path.resolve(event.path).startsWith(outputDir + path.sep)) {
           return this.violate(`artifact ${event.path} is outside ${outputDir}`);
         }
-        const artifact = { path: event.path, kind: event.kind };
+        const artifact = { path: event.path, kind: event.kind, meta: event.meta };
         run.artifacts.push(artifact);
         return run.options.onArtifact?.(artifact);
       }
       case 'result':
         this.logger.info('engine result received');
-        return this.settleRun((r) => r.resolve({ summary: event.summary, artifacts: r.artifacts }));
+        return this.settleRun(
+          (r) => r.resolve({ summary: event.summary, artifacts: r.artifacts }),
+          true,
+        );
       case 'error':
         this.logger.warn({ code: event.code, retryable: event.retryable }, event.message);
-        return this.settleRun((r) =>
-          r.reject(
-            r.cancelReason !== undefined && event.code === 'cancelled'
-              ? this.cancelled(r)
-              : new EngineFailure('failed', event.message, event.retryable, { code: event.code }),
-          ),
+        return this.settleRun(
+          (r) =>
+            r.reject(
+              r.cancelReason !== undefined && event.code === 'cancelled'
+                ? this.cancelled(r)
+                : new EngineFailure('failed', event.message, event.retryable, { code: event.code }),
+            ),
+          // An engine that answered with an error is still serving; a crash is not.
+          event.code !== 'internal',
         );
     }
   }
@@ -449,12 +495,17 @@ export class EngineProcess {
     );
   }
 
-  /** Settles the run once; afterwards the process is stopped, its task being over. */
-  private settleRun(settle: (run: ActiveRun) => void): void {
+  /**
+   * Settles the run once. A single-run process is stopped then, its task being over; so is a
+   * session whose task was cancelled (it may still be busy with it) or that failed for a reason
+   * other than the engine's own `error` answer.
+   */
+  private settleRun(settle: (run: ActiveRun) => void, keepSession = false): void {
     const run = this.activeRun;
     if (!run || run.settled) return;
     run.settled = true;
     settle(run);
+    if (this.options.reusable && keepSession && run.cancelReason === undefined) return;
     this.channel.end();
     void this.stop();
   }

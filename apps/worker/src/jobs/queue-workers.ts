@@ -1,4 +1,4 @@
-import { JOB_QUEUE, type QueueName } from '@studioshot/contracts';
+import { JOB_NAMES, jobQueues, type EngineKind } from '@studioshot/contracts';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -9,8 +9,10 @@ export interface QueueWorkersOptions {
   connection: Redis;
   /** BullMQ key prefix; the API's producer uses the same one. */
   prefix: string;
-  /** Jobs at once per queue (default 1). */
-  concurrency: Partial<Record<QueueName, number>>;
+  /** The worker's engine kind: it consumes that kind's task queues only. */
+  engineKind: EngineKind;
+  /** Jobs at once per queue name (default 1). */
+  concurrency: Partial<Record<string, number>>;
   /** A job whose worker died is picked up again after the lock expires and a stalled check. */
   lockDurationMs: number;
   stalledIntervalMs: number;
@@ -21,18 +23,18 @@ export interface QueueWorkersOptions {
   logger: Logger;
 }
 
-/** The queues some job type runs on: a queue with no job types yet has no consumer. */
-export function consumedQueues(): QueueName[] {
-  return [...new Set(Object.values(JOB_QUEUE))];
+/** The queues this engine kind's job types run on. */
+export function consumedQueues(kind: EngineKind): string[] {
+  return [...new Set(Object.values(JOB_NAMES).flatMap((name) => jobQueues(name, kind)))];
 }
 
 /** One BullMQ worker per consumed queue, dispatching each job to its handler by name. */
 export function startQueueWorkers(handlers: JobHandlers, options: QueueWorkersOptions): Worker[] {
-  return consumedQueues().map((queue) => {
+  return consumedQueues(options.engineKind).map((queue) => {
     const worker = new Worker(
       queue,
       (job, token) =>
-        dispatch(handlers, job, {
+        dispatch(handlers, job, options.engineKind, {
           token,
           shutdown: options.shutdown,
           logger: options.logger.child({ queue, jobId: job.id, jobName: job.name }),
@@ -54,7 +56,7 @@ export function startQueueWorkers(handlers: JobHandlers, options: QueueWorkersOp
       logger.warn({ attemptsMade: job?.attemptsMade, err: error }, 'job attempt failed');
       // finishedOn is set only when BullMQ gives up on the job.
       if (!job?.finishedOn) return;
-      dispatchFailedForGood(handlers, job, logger).catch((failure: unknown) =>
+      dispatchFailedForGood(handlers, job, options.engineKind, logger).catch((failure: unknown) =>
         logger.error({ err: failure }, 'could not settle a job that failed for good'),
       );
     });

@@ -9,8 +9,12 @@ describe('job handler registry', () => {
     );
     const handler = { run: async () => undefined };
     expect(() =>
-      assertHandlers({ [JOB_NAMES.checkPhoto]: handler, [JOB_NAMES.rejudgePhotoSet]: handler }),
-    ).toThrow(new MissingHandlersError([JOB_NAMES.trainModel]));
+      assertHandlers({
+        [JOB_NAMES.checkPhoto]: handler,
+        [JOB_NAMES.rejudgePhotoSet]: handler,
+        [JOB_NAMES.trainModel]: handler,
+      }),
+    ).toThrow(new MissingHandlersError([JOB_NAMES.generate]));
   });
 
   it('accepts a complete set', () => {

@@ -1,4 +1,10 @@
-import { JOB_NAMES, JOB_PAYLOADS, JOB_QUEUE, type JobName } from '@studioshot/contracts';
+import {
+  JOB_NAMES,
+  JOB_PAYLOADS,
+  jobQueues,
+  type EngineKind,
+  type JobName,
+} from '@studioshot/contracts';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -51,10 +57,11 @@ const isJobName = (name: string): name is JobName => Object.hasOwn(JOB_PAYLOADS,
  * A job checked against its contract (known type, on its own queue, valid payload) with its
  * handler. A job that fails these checks would fail on every retry too, so it fails for good.
  */
-function resolve(handlers: JobHandlers, job: Job) {
+function resolve(handlers: JobHandlers, job: Job, kind: EngineKind) {
   if (!isJobName(job.name)) throw new UnrecoverableError(`unknown job type ${job.name}`);
-  if (JOB_QUEUE[job.name] !== job.queueName) {
-    throw new UnrecoverableError(`${job.name} jobs belong on ${JOB_QUEUE[job.name]}`);
+  const queues = jobQueues(job.name, kind);
+  if (!queues.includes(job.queueName)) {
+    throw new UnrecoverableError(`${job.name} jobs belong on ${queues.join(' or ')}`);
   }
   const payload = JOB_PAYLOADS[job.name].safeParse(job.data);
   if (!payload.success) {
@@ -71,9 +78,10 @@ function resolve(handlers: JobHandlers, job: Job) {
 export async function dispatch(
   handlers: JobHandlers,
   job: Job,
+  kind: EngineKind,
   context: Omit<JobContext, 'job'>,
 ): Promise<void> {
-  const { handler, payload } = resolve(handlers, job);
+  const { handler, payload } = resolve(handlers, job, kind);
   await handler.run(payload, { ...context, job });
 }
 
@@ -81,11 +89,12 @@ export async function dispatch(
 export async function dispatchFailedForGood(
   handlers: JobHandlers,
   job: Job,
+  kind: EngineKind,
   logger: Logger,
 ): Promise<void> {
   let resolved;
   try {
-    resolved = resolve(handlers, job);
+    resolved = resolve(handlers, job, kind);
   } catch {
     return; // a job that never matched its contract never ran: nothing to settle
   }

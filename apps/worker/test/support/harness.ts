@@ -1,13 +1,7 @@
-import {
-  BULL_PRIORITY,
-  JOB_NAMES,
-  QUEUES,
-  type QueueName,
-  type TaskPriority,
-} from '@studioshot/contracts';
-import { createDb, type Db } from '@studioshot/db';
+import { BULL_PRIORITY, JOB_NAMES, taskQueueName, type TaskPriority } from '@studioshot/contracts';
+import { createDb, type Db, type GenerationItem } from '@studioshot/db';
 import { createTestDatabase } from '@studioshot/db/testing';
-import { LocalStorage } from '@studioshot/storage';
+import { LocalStorage, modelArtifactKey, photoKeys } from '@studioshot/storage';
 import { Queue, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,10 +11,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { loadWorkerEnv, type WorkerEnv } from '../../src/env.js';
+import { createPhotoAnalyzer } from '../../src/photo-checks/index.js';
 
 export const WORKER_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURES = path.join(WORKER_ROOT, 'test/fixtures');
 export const ENGINE_PYTHON = path.join(WORKER_ROOT, 'engine/.venv/bin/python');
+
+/** The task queues of the studio engine, which every test worker runs. */
+export const TRAINING_QUEUE = taskQueueName('training', 'studio');
+export const GENERATION_QUEUE = taskQueueName('generation', 'studio');
+export const BATCH_GENERATION_QUEUE = taskQueueName('batch_generation', 'studio');
 
 /** Photos of one person: a set that passed its checks (small, so trainings stay quick). */
 export const TRAINING_PHOTOS = [
@@ -55,7 +55,7 @@ export interface Suite {
   /** ...and parsed, as the worker reads them. */
   env(overrides?: Record<string, string>): WorkerEnv;
   /** The producer for `name` (made on first use, with `defaults`; closed with the suite). */
-  queue(name: QueueName, defaults?: JobsOptions): Queue;
+  queue(name: string, defaults?: JobsOptions): Queue;
   close(): Promise<void>;
 }
 
@@ -68,7 +68,7 @@ export async function createSuite(options: { redisUrl?: string } = {}): Promise<
   const tmpDir = await mkdtemp(path.join(tmpdir(), 'worker-tmp-'));
   const producer = new Redis(redisUrl, { maxRetriesPerRequest: null });
   producer.on('error', () => undefined); // a test restarting Redis: the client reconnects
-  const queues = new Map<QueueName, Queue>();
+  const queues = new Map<string, Queue>();
   const envVars = (overrides: Record<string, string> = {}) => ({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
@@ -135,8 +135,15 @@ export interface SeededTraining {
  */
 export async function seedTraining(
   suite: Suite,
-  options: { photos?: string[]; unusablePhotos?: string[]; priority?: TaskPriority } = {},
+  options: {
+    photos?: string[];
+    unusablePhotos?: string[];
+    priority?: TaskPriority;
+    /** Store each photo's real face analysis (descriptor included), as the photo checks do. */
+    analyze?: boolean;
+  } = {},
 ): Promise<SeededTraining> {
+  const analyzer = options.analyze ? await createPhotoAnalyzer() : undefined;
   const { db, storage } = suite;
   const user = await db
     .insertInto('users')
@@ -167,10 +174,10 @@ export async function seedTraining(
   const usablePhotoIds: string[] = [];
   for (const { file, usable } of photos) {
     const id = randomUUID();
-    const prefix = `photos/${user.id}/${session.id}/${id}`;
-    await storage.putFile(`${prefix}/original.jpg`, path.join(FIXTURES, file));
-    await storage.putFile(`${prefix}/optimized.jpg`, path.join(FIXTURES, file));
-    await storage.putFile(`${prefix}/thumbnail.jpg`, path.join(FIXTURES, file));
+    const keys = photoKeys(user.id, session.id, id, 'jpg');
+    await storage.putFile(keys.original, path.join(FIXTURES, file));
+    await storage.putFile(keys.optimized, path.join(FIXTURES, file));
+    await storage.putFile(keys.thumbnail, path.join(FIXTURES, file));
     await db
       .insertInto('photos')
       .values({
@@ -178,9 +185,9 @@ export async function seedTraining(
         session_id: session.id,
         user_id: user.id,
         original_filename: file,
-        original_key: `${prefix}/original.jpg`,
-        optimized_key: `${prefix}/optimized.jpg`,
-        thumbnail_key: `${prefix}/thumbnail.jpg`,
+        original_key: keys.original,
+        optimized_key: keys.optimized,
+        thumbnail_key: keys.thumbnail,
         mime_type: 'image/jpeg',
         width: 1024,
         height: 1024,
@@ -189,6 +196,9 @@ export async function seedTraining(
         check_status: 'done',
         usable,
         checks: JSON.stringify({ usable, checks: [], advice: [] }),
+        analysis: analyzer
+          ? JSON.stringify(await analyzer.analyzePhoto(path.join(FIXTURES, file)))
+          : null,
       })
       .execute();
     if (usable) usablePhotoIds.push(id);
@@ -233,8 +243,77 @@ export async function enqueueTraining(
     removeOnFail: { age: 7 * 24 * 3600 },
   };
   await suite
-    .queue(QUEUES.training)
+    .queue(TRAINING_QUEUE)
     .add(JOB_NAMES.trainModel, { task_id: training.taskId }, jobOptions);
+}
+
+export interface SeededGeneration {
+  taskId: string;
+  generationId: string;
+  userId: string;
+}
+
+/**
+ * What the API leaves behind when a user asks for headshots: a generation task and its row,
+ * queued on the model's engine kind. `items` default to one template variant.
+ */
+export async function seedGeneration(
+  suite: Suite,
+  training: SeededTraining,
+  options: {
+    items?: GenerationItem[];
+    seed?: number;
+    imagesPerItem?: number;
+    size?: number;
+    engineKind?: 'studio' | 'flux';
+  } = {},
+): Promise<SeededGeneration> {
+  const items = options.items ?? [
+    { template_id: 'prof_1', variant: 0, prompt: 'professional headshot of person' },
+  ];
+  const taskId = randomUUID();
+  const type = items.length > 1 ? 'batch_generation' : 'generation';
+  await suite.db
+    .insertInto('tasks')
+    .values({
+      id: taskId,
+      user_id: training.userId,
+      task_type: type,
+      engine_kind: options.engineKind ?? 'studio',
+      status: 'queued',
+      model_id: training.modelId,
+      params: JSON.stringify({ model_id: training.modelId }),
+    })
+    .execute();
+  await suite.db
+    .insertInto('generations')
+    .values({
+      id: taskId,
+      user_id: training.userId,
+      model_id: training.modelId,
+      items: JSON.stringify(items),
+      images_per_item: options.imagesPerItem ?? 4,
+      size: options.size ?? 1024,
+      seed: options.seed ?? 1234,
+    })
+    .execute();
+  await suite
+    .queue(taskQueueName(type, options.engineKind ?? 'studio'))
+    .add(
+      JOB_NAMES.generate,
+      { task_id: taskId },
+      { jobId: taskId, attempts: 3, backoff: { type: 'fixed', delay: 100 } },
+    );
+  return { taskId, generationId: taskId, userId: training.userId };
+}
+
+export async function generatedImages(suite: Suite, generationId: string) {
+  return suite.db
+    .selectFrom('generated_images')
+    .selectAll()
+    .where('generation_id', '=', generationId)
+    .orderBy('position')
+    .execute();
 }
 
 export async function taskRow(suite: Suite, taskId: string) {
@@ -262,14 +341,17 @@ export async function trainingState(suite: Suite, training: SeededTraining) {
 
 /** The model's objects in storage. */
 export async function storedModelFiles(suite: Suite, training: SeededTraining): Promise<string[]> {
-  const dir = path.join(suite.storageDir, 'models', training.userId, training.modelId);
+  const dir = path.join(
+    suite.storageDir,
+    path.dirname(modelArtifactKey(training.userId, training.modelId, 'model.npz')),
+  );
   return (await readdir(dir).catch(() => [])).sort();
 }
 
 /** The training job once BullMQ has recorded its end (which follows the task row's). */
 export function finishedTrainingJob(suite: Suite, jobId: string) {
   return waitFor(async () => {
-    const job = await suite.queue(QUEUES.training).getJob(jobId);
+    const job = await suite.queue(TRAINING_QUEUE).getJob(jobId);
     return job?.finishedOn ? job : undefined;
   }, `job ${jobId} to finish`);
 }

@@ -31,10 +31,13 @@ function substitute(value) {
   return value;
 }
 
-/** Engine lines: each placeholder becomes a value it matches (an artifact lies in $OUT). */
+/** The output directory of the job the worker started last: its artifacts lie there. */
+let outputDir = out;
+
+/** Engine lines: each placeholder becomes a value it matches (an artifact lies in its job's output directory). */
 function concrete(value, key, message) {
   if (value === '<string>') {
-    return key === 'path' ? path.join(out, `replayed-${message.kind}`) : 'replayed';
+    return key === 'path' ? path.join(outputDir, `replayed-${message.kind}`) : 'replayed';
   }
   if (value === '<number>') return 1;
   if (value === '<any>') return null;
@@ -59,6 +62,7 @@ for (const [index, { from, message }] of entries.entries()) {
     continue;
   }
   const expected = JSON.stringify(substitute(message));
+  if (message.type === 'start') outputDir = substitute(message.params.output_dir);
   const next = await received.next();
   if (next.done) fail(`line ${index + 1}: the worker closed the pipe, expected ${expected}`);
   if (next.value !== expected) fail(`line ${index + 1}: expected ${expected}, got ${next.value}`);

@@ -4,6 +4,7 @@ import * as money from './20261122130000-money.js';
 import * as photos from './20261122140000-photos.js';
 import * as userChangeFeed from './20261122150000-user-change-feed.js';
 import * as tasks from './20261122160000-tasks.js';
+import * as generations from './20261123100000-generations.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '20261122140000-photos': photos,
   '20261122150000-user-change-feed': userChangeFeed,
   '20261122160000-tasks': tasks,
+  '20261123100000-generations': generations,
 };

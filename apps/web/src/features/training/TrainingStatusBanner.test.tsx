@@ -90,7 +90,12 @@ describe('global training status banner', () => {
     act(() =>
       socket.serverSend({
         type: 'training',
-        job: trainingJob({ id: 'fresh', name: 'Fresh', status: 'pending', progress: 0 }),
+        job: trainingJob({
+          id: '7c9d1e2f-3a4b-4c5d-8e6f-708192a3b4c5',
+          name: 'Fresh',
+          status: 'pending',
+          progress: 0,
+        }),
       }),
     );
     const aside = await banner();

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { ApiError } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
-import { useRealtimeState } from './realtime';
+import { useRealtimeState } from '../../lib/realtime';
 import {
   fetchTrainingJob,
   fetchTrainingJobs,

@@ -1,4 +1,4 @@
-// Types only from the contracts index, so the global banner's chunk carries no zod.
+// Types only from the contracts index: the index would bring every schema into this chunk.
 import type { TrainingJob, TrainingStatus } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { api } from '../../lib/api';

@@ -1,12 +1,23 @@
-"""A soft matte of the head (face, hair, neck) in an aligned crop, for compositing onto a backdrop.
+"""Mattes: the person in a head-and-shoulders portrait, and the head in an aligned face crop.
 
-GrabCut separates the head from its background by colour, seeded by where alignment guarantees
-the face to be; when its answer is implausible the seeded head ellipse and neck stand in.
+The person matte (`person_matte`, the portraits of format 2) comes from MediaPipe's selfie
+segmentation model (`selfie_segmentation.tflite`, run by the TFLite runtime `ai-edge-litert`; the
+file is taken from the mediapipe 0.10.21 wheel at install time, scripts/lib.sh), at 256x256, on the
+portrait and its mirror image. Only the part connected to the face is kept, the inner face is
+always in, and a colour guided filter (He et al.) lifts it to the portrait's full resolution so the
+edge follows the hair rather than the model's coarse grid.
+
+The head matte (`head_matte`, the aligned crops of format 1) is GrabCut, seeded by where alignment
+guarantees the face to be; when its answer is implausible the seeded head ellipse and neck stand in.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import sys
 from functools import cache
+from pathlib import Path
 from typing import Literal
 
 import cv2
@@ -14,6 +25,177 @@ import numpy as np
 
 from .alignment import CROP_SIZE
 from .regions import HEAD_ELLIPSE_AXES, HEAD_ELLIPSE_CENTRE, INNER_FACE_ELLIPSE_AXES, NECK_RECT, SKIN_ELLIPSE_CENTRE
+
+MODEL_DIR_ENV = "ENGINE_MODEL_DIR"
+SEGMENTATION_MODEL_FILE = "selfie_segmentation.tflite"
+SEGMENTATION_INPUT = 256
+# The subject: the segmented parts touching the face, grown by this much (of the 256 px grid) so
+# the guided filter can still move the edge outwards onto hair the model cut short.
+SUBJECT_GROWTH = 6
+# The guided filter runs on a copy this big (its coefficients are then applied at full size), with
+# this window radius and regularisation (colour in 0..1): small enough to follow strands of hair,
+# large enough to straddle the model's soft edge.
+GUIDE_SIZE = 640
+GUIDE_RADIUS = 8
+GUIDE_EPSILON = 1e-4
+# The filtered edge is steepened this much about 0.5: the model's edge is a ramp a few of its
+# pixels wide, the hair's edge is not.
+EDGE_GAIN = 2.0
+# Inside the face for sure (in eye distances from the eyes' midpoint): never cut away.
+INNER_FACE_CENTRE_DOWN = 0.55
+INNER_FACE_AXES = (0.7, 1.0)
+
+
+def model_dir() -> Path:
+    """Where the engine's model files are: ENGINE_MODEL_DIR, else the virtualenv's share folder."""
+    if configured := os.environ.get(MODEL_DIR_ENV):
+        return Path(configured)
+    for prefix in (Path(sys.prefix), Path(__file__).resolve().parents[2] / ".venv"):
+        if (prefix / "share" / "studioshot-models").is_dir():
+            return prefix / "share" / "studioshot-models"
+    return Path(sys.prefix) / "share" / "studioshot-models"
+
+
+class PersonSegmenter:
+    """MediaPipe's selfie segmentation (general model, 256x256 RGB in 0..1, person probability out)."""
+
+    def __init__(self, model_path: Path | None = None) -> None:
+        path = model_path or model_dir() / SEGMENTATION_MODEL_FILE
+        if not path.is_file():
+            raise RuntimeError(
+                f"the person segmentation model {path} is missing: run scripts/lib.sh's ensure_engine "
+                f"(npm start or npm test does), or set {MODEL_DIR_ENV}"
+            )
+        # Imported here: only an engine that segments pays for the runtime.
+        from ai_edge_litert.interpreter import Interpreter  # noqa: PLC0415
+
+        # One thread: the same input gives the same output, and the engine runs one job at a time.
+        self._interpreter = Interpreter(model_path=str(path), num_threads=1)
+        self._interpreter.allocate_tensors()
+        self._input = self._interpreter.get_input_details()[0]["index"]
+        self._output = self._interpreter.get_output_details()[0]["index"]
+
+    def probabilities(self, rgb: np.ndarray) -> np.ndarray:
+        """float32 (256, 256): the chance each pixel shows a person, averaged with the mirror image's."""
+        small = cv2.resize(rgb, (SEGMENTATION_INPUT, SEGMENTATION_INPUT), interpolation=cv2.INTER_AREA)
+        tensor = small.astype(np.float32) / 255.0
+        straight = self._run(tensor)
+        mirrored = self._run(np.ascontiguousarray(tensor[:, ::-1]))[:, ::-1]
+        averaged: np.ndarray = (straight + mirrored) / 2
+        return averaged
+
+    def _run(self, tensor: np.ndarray) -> np.ndarray:
+        self._interpreter.set_tensor(self._input, tensor[None])
+        self._interpreter.invoke()
+        output: np.ndarray = self._interpreter.get_tensor(self._output)[0, :, :, 0].copy()
+        return output
+
+
+def person_matte(segmenter: PersonSegmenter, rgb: np.ndarray, valid: np.ndarray, eyes: np.ndarray) -> np.ndarray:
+    """uint8 matte (255 = the person: hair, face, neck, shoulders, clothes) of a square portrait,
+    at its full size; 0 where it does not show the photo. `eyes`: left and right (x, y) in pixels."""
+    size = rgb.shape[0]
+    probability = _subject(segmenter.probabilities(rgb), eyes * (SEGMENTATION_INPUT / size))
+    alpha = _guided_upsample(rgb, probability)
+    alpha = np.maximum(alpha, _inner_face(size, eyes))
+    alpha *= valid
+    matte: np.ndarray = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
+    return matte
+
+
+def _subject(probability: np.ndarray, eyes: np.ndarray) -> np.ndarray:
+    """Only what is connected to the face: someone beside or behind the subject falls away."""
+    person = (probability > 0.5).astype(np.uint8)
+    count, labels = cv2.connectedComponents(person, connectivity=8)
+    if count <= 1:
+        return probability
+    face = np.zeros_like(person)
+    distance = float(np.linalg.norm(eyes[1] - eyes[0]))
+    _ellipse(face, eyes, distance, 1)
+    touching = np.unique(labels[(face > 0) & (person > 0)])
+    touching = touching[touching > 0]
+    if len(touching) == 0:
+        return probability  # the model missed the face: trust it no further than that
+    kept = np.isin(labels, touching).astype(np.uint8)
+    grown = cv2.dilate(kept, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SUBJECT_GROWTH + 1,) * 2))
+    allowed = cv2.GaussianBlur(grown.astype(np.float32), (0, 0), SUBJECT_GROWTH / 2)
+    subject: np.ndarray = probability * allowed
+    return subject
+
+
+def _inner_face(size: int, eyes: np.ndarray) -> np.ndarray:
+    face = np.zeros((size, size), np.uint8)
+    _ellipse(face, eyes, float(np.linalg.norm(eyes[1] - eyes[0])), 255, cv2.LINE_AA)
+    inner: np.ndarray = face.astype(np.float32) / 255
+    return inner
+
+
+def _ellipse(canvas: np.ndarray, eyes: np.ndarray, distance: float, value: int, line: int = cv2.LINE_8) -> None:
+    """The inner face (forehead to chin, inside the cheeks), turned with the eyes."""
+    dx, dy = eyes[1] - eyes[0]
+    angle = math.atan2(dy, dx)
+    down = np.array([-math.sin(angle), math.cos(angle)])  # perpendicular to the eye line, towards the chin
+    centre = (eyes[0] + eyes[1]) / 2 + INNER_FACE_CENTRE_DOWN * distance * down
+    axes = (max(1, round(INNER_FACE_AXES[0] * distance)), max(1, round(INNER_FACE_AXES[1] * distance)))
+    cv2.ellipse(canvas, (round(centre[0]), round(centre[1])), axes, math.degrees(angle), 0, 360, value, -1, line)
+
+
+def _guided_upsample(rgb: np.ndarray, probability: np.ndarray) -> np.ndarray:
+    """The coarse probability, edge-aligned to the portrait: a colour guided filter on a GUIDE_SIZE
+    copy, its linear coefficients applied to the full-size portrait (the fast guided filter)."""
+    size = rgb.shape[0]
+    guide = cv2.resize(rgb, (GUIDE_SIZE, GUIDE_SIZE), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    target = cv2.resize(probability, (GUIDE_SIZE, GUIDE_SIZE), interpolation=cv2.INTER_LINEAR)
+    a, b = _guided_coefficients(guide, target, GUIDE_RADIUS, GUIDE_EPSILON)
+    full = rgb.astype(np.float32) / 255
+    a = cv2.resize(a, (size, size), interpolation=cv2.INTER_LINEAR)
+    b = cv2.resize(b, (size, size), interpolation=cv2.INTER_LINEAR)
+    alpha = a[..., 0] * full[..., 0] + a[..., 1] * full[..., 1] + a[..., 2] * full[..., 2] + b
+    steep: np.ndarray = np.clip((alpha - 0.5) * EDGE_GAIN + 0.5, 0, 1).astype(np.float32)
+    return steep
+
+
+def _guided_coefficients(
+    guide: np.ndarray, target: np.ndarray, radius: int, epsilon: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Box-averaged a (H, W, 3) and b (H, W) of the colour guided filter: output = a . guide + b."""
+
+    def mean(image: np.ndarray) -> np.ndarray:
+        box: np.ndarray = cv2.boxFilter(image, -1, (2 * radius + 1, 2 * radius + 1), borderType=cv2.BORDER_REFLECT)
+        return box
+
+    mean_guide = mean(guide)
+    mean_target = mean(target)
+    covariance = mean(guide * target[..., None]) - mean_guide * mean_target[..., None]
+    # The guide's 3x3 colour covariance per pixel (symmetric: six planes), regularised.
+    sigma = {}
+    for i, j in ((0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)):
+        sigma[i, j] = mean(guide[..., i] * guide[..., j]) - mean_guide[..., i] * mean_guide[..., j]
+        if i == j:
+            sigma[i, j] = sigma[i, j] + epsilon
+    # Its inverse by cofactors (vectorised; far faster than a solve per pixel).
+    c00 = sigma[1, 1] * sigma[2, 2] - sigma[1, 2] ** 2
+    c01 = sigma[0, 2] * sigma[1, 2] - sigma[0, 1] * sigma[2, 2]
+    c02 = sigma[0, 1] * sigma[1, 2] - sigma[0, 2] * sigma[1, 1]
+    c11 = sigma[0, 0] * sigma[2, 2] - sigma[0, 2] ** 2
+    c12 = sigma[0, 1] * sigma[0, 2] - sigma[0, 0] * sigma[1, 2]
+    c22 = sigma[0, 0] * sigma[1, 1] - sigma[0, 1] ** 2
+    determinant = sigma[0, 0] * c00 + sigma[0, 1] * c01 + sigma[0, 2] * c02
+    cov0, cov1, cov2 = covariance[..., 0], covariance[..., 1], covariance[..., 2]
+    a = (
+        np.stack(
+            [
+                c00 * cov0 + c01 * cov1 + c02 * cov2,
+                c01 * cov0 + c11 * cov1 + c12 * cov2,
+                c02 * cov0 + c12 * cov1 + c22 * cov2,
+            ],
+            axis=-1,
+        )
+        / determinant[..., None]
+    )
+    b = mean_target - np.einsum("ijc,ijc->ij", a, mean_guide)
+    return mean(a), mean(b)
+
 
 MatteMethod = Literal["grabcut", "ellipse"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,9 +23,9 @@ TRANSPARENCY_BACKGROUND = (128, 128, 128)
 
 @dataclass(frozen=True)
 class LoadedPhoto:
-    rgb: np.ndarray  # (h, w, 3) uint8, upright, longest side <= WORKING_MAX_SIDE
+    rgb: np.ndarray  # (h, w, 3) uint8, upright (for load_photo: longest side <= WORKING_MAX_SIDE)
     original_size: tuple[int, int]  # (width, height) upright, before any downscale
-    scale: float  # working pixels per original pixel (<= 1)
+    scale: float  # decoded pixels per original pixel (<= 1)
 
 
 def check_photo_files(photos: tuple[Photo, ...]) -> None:
@@ -35,22 +36,35 @@ def check_photo_files(photos: tuple[Photo, ...]) -> None:
 
 
 def load_photo(photo: Photo) -> LoadedPhoto:
+    """The photo's working copy (`path`, longest side at most WORKING_MAX_SIDE)."""
+    try:
+        return load_image(photo.path, lambda size: WORKING_MAX_SIDE / max(size))
+    except UnreadablePhoto as error:
+        raise BadInput(f"Photo {photo.id} is not an image we can read. Please upload it again.") from error
+
+
+class UnreadablePhoto(Exception):
+    """The file is missing, or not an image Pillow can decode."""
+
+
+def load_image(path: str, scale_for: Callable[[tuple[int, int]], float]) -> LoadedPhoto:
+    """The image upright, at `scale_for(upright original size)` of its size (at most 1: never enlarged)."""
     try:
         with warnings.catch_warnings():
             # A huge image is fine here (JPEG is decoded at a reduced scale); a bomb still raises.
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(photo.path) as image:
-                return _decode(image)
+            with Image.open(path) as image:
+                return _decode(image, scale_for)
     except (OSError, ValueError, Image.DecompressionBombError, SyntaxError) as error:
-        raise BadInput(f"Photo {photo.id} is not an image we can read. Please upload it again.") from error
+        raise UnreadablePhoto(str(error)) from error
 
 
-def _decode(image: Image.Image) -> LoadedPhoto:
+def _decode(image: Image.Image, scale_for: Callable[[tuple[int, int]], float]) -> LoadedPhoto:
     # EXIF orientations 5-8 swap width and height.
     orientation = image.getexif().get(0x0112, 1)
     stored_width, stored_height = image.size
     original_size = (stored_height, stored_width) if orientation in (5, 6, 7, 8) else (stored_width, stored_height)
-    scale = min(1.0, WORKING_MAX_SIDE / max(original_size))
+    scale = min(1.0, scale_for(original_size))
     if scale < 1.0:
         # JPEG only: decode straight at 1/2, 1/4 or 1/8 scale, never smaller than asked for.
         image.draft("RGB", (math.ceil(stored_width * scale), math.ceil(stored_height * scale)))

@@ -1,7 +1,8 @@
 """The preview contact sheet: what the model learned, at a glance.
 
-Top: the reference face as aligned, and cut out onto a studio backdrop with its matte. Below: the
-other reference faces with their rank and score. Last: the skin swatch and the profile in words.
+Top: the reference face as aligned, and its head-and-shoulders portrait cut out onto a studio
+backdrop with its person matte (the aligned face with its head matte when there is no portrait).
+Below: the other reference faces with their rank and score. Last: the skin swatch and the profile.
 """
 
 from __future__ import annotations
@@ -25,18 +26,36 @@ TEXT_COLOUR = (236, 236, 236)
 JPEG_QUALITY = 88
 
 
-def write_preview(path: str, faces: np.ndarray, mattes: np.ndarray, profile: dict[str, Any]) -> None:
+def write_preview(
+    path: str,
+    faces: np.ndarray,
+    mattes: np.ndarray,
+    profile: dict[str, Any],
+    portrait: tuple[np.ndarray, np.ndarray] | None = None,
+) -> None:
     partial = f"{path}.partial"
-    contact_sheet(faces, mattes, profile).save(partial, format="JPEG", quality=JPEG_QUALITY)
+    contact_sheet(faces, mattes, profile, portrait).save(partial, format="JPEG", quality=JPEG_QUALITY)
     os.replace(partial, path)  # a reader never sees half a preview
 
 
-def contact_sheet(faces: np.ndarray, mattes: np.ndarray, profile: dict[str, Any]) -> Image.Image:
+def contact_sheet(
+    faces: np.ndarray,
+    mattes: np.ndarray,
+    profile: dict[str, Any],
+    portrait: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Image.Image:
+    """`portrait`: the reference's portrait (RGB, square) and its person matte."""
     others = len(faces) - 1
     rows = -(-others // 4)  # ceiling division
     sheet = Image.new("RGB", (SHEET_WIDTH, CROP_SIZE + rows * TILE_SIZE + FOOTER_HEIGHT), SHEET_BACKGROUND)
     sheet.paste(Image.fromarray(faces[0]), (0, 0))
-    sheet.paste(Image.fromarray(_on_backdrop(faces[0], mattes[0])), (CROP_SIZE, 0))
+    if portrait is None:
+        cutout, cutout_matte = faces[0], mattes[0]
+    else:
+        size = (CROP_SIZE, CROP_SIZE)
+        cutout = cv2.resize(portrait[0], size, interpolation=cv2.INTER_AREA)
+        cutout_matte = cv2.resize(portrait[1], size, interpolation=cv2.INTER_AREA)
+    sheet.paste(Image.fromarray(_on_backdrop(cutout, cutout_matte)), (CROP_SIZE, 0))
     draw = ImageDraw.Draw(sheet)
     small_font, font = ImageFont.load_default(14), ImageFont.load_default(17)
     _label(draw, (MARGIN, MARGIN), f"reference  {profile['faces'][0]['score']:.2f}", font)

@@ -1,8 +1,10 @@
 """The studio engine's training: from the user's photos to a personal model a studio style can use.
 
 Each photo is read, its main face found and aligned, and scored as a reference; the best faces are
-cut out with a head matte; the subject's colour and lighting profile is measured over all usable
-photos. Deterministic: the same photos give the same bytes.
+cut out with a head matte, and cut again from the full-size original as head-and-shoulders
+portraits with a person matte; the subject's colour and lighting profile is measured over all
+usable photos. Generation reads only the model file. Deterministic: the same photos give the same
+bytes.
 """
 
 from __future__ import annotations
@@ -28,10 +30,20 @@ from .alignment import (
     transform_box,
     transform_scale,
 )
-from .artifact import MODEL_FILE, MODEL_FORMAT, MODEL_FORMAT_VERSION, PREVIEW_FILE, write_model
-from .faces import Face, FaceDetector
-from .matte import head_matte
+from .artifact import DESCRIPTOR_LENGTH, MODEL_FILE, MODEL_FORMAT, MODEL_FORMAT_VERSION, PREVIEW_FILE, write_model
+from .faces import Box, Face, FaceDetector, Point
+from .matte import PersonSegmenter, head_matte, person_matte
 from .photos import check_photo_files, load_photo
+from .portrait import (
+    PORTRAIT_EYE_DISTANCE,
+    PORTRAIT_EYE_Y,
+    PORTRAIT_SIZE,
+    Portrait,
+    cut_portrait,
+    encode_jpeg,
+    encode_png,
+    pack,
+)
 from .preview import write_preview
 from .profile import estimate_white_balance, measure_lighting, measure_skin, skin_mask, summarise, to_lab
 from .quality import Quality, measure_quality
@@ -72,10 +84,31 @@ class AnalysedPhoto:
         """Original photo pixels -> crop."""
         return np.hstack([self.transform[:, :2] * self.source_scale, self.transform[:, 2:]])
 
+    def in_source(self, point: Point) -> Point:
+        """A working-image point in the upright `path` photo's pixels."""
+        return point[0] / self.source_scale, point[1] / self.source_scale
+
+    @property
+    def source_face_box(self) -> Box:
+        x, y, w, h = self.face.box
+        scale = self.source_scale
+        return x / scale, y / scale, w / scale, h / scale
+
+
+@dataclass(frozen=True)
+class Cutout:
+    """One reference face's cut-outs: the aligned crop's head matte, the portrait and its person matte."""
+
+    head_matte: np.ndarray
+    head_matte_method: str
+    portrait: Portrait
+    portrait_matte: np.ndarray
+
 
 class StudioTrainer:
     def __init__(self) -> None:
         self._detector = FaceDetector()
+        self._segmenter = PersonSegmenter()
 
     def train(self, job: JobContext, params: TrainParams) -> dict[str, Any]:
         check_photo_files(params.photos)
@@ -100,25 +133,34 @@ class StudioTrainer:
         cutouts = []
         for reference in references:
             job.raise_if_cancelled()
-            cutouts.append(head_matte(reference.crop, reference.coverage))
+            cutout = self.cut_out(reference)
+            if reference.photo.original_path is not None and cutout.portrait.source != "original":
+                job.log(
+                    "warn",
+                    f"photo {reference.photo.id}: its original is unreadable or another picture; "
+                    "the portrait comes from the optimised copy",
+                )
+            cutouts.append(cutout)
         job.progress(count + 1, total, f"Cut out the {len(references)} best faces")
 
-        profile = _model_profile(params, ranked, references, [method for _, method in cutouts], rejected)
+        profile = _model_profile(params, ranked, references, cutouts, rejected)
         job.progress(count + 2, total, "Measured skin tone, white balance and lighting")
 
         os.makedirs(params.output_dir, exist_ok=True)
         model_path = os.path.join(params.output_dir, MODEL_FILE)
         preview_path = os.path.join(params.output_dir, PREVIEW_FILE)
         faces = np.stack([reference.crop for reference in references])
-        mattes = np.stack([matte for matte, _ in cutouts])
+        mattes = np.stack([cutout.head_matte for cutout in cutouts])
         arrays = {
             "faces": faces,
             "mattes": mattes,
             "face_boxes": np.array([transform_box(r.face.box, r.transform) for r in references], np.float32),
             "source_transforms": np.stack([reference.source_transform for reference in references]),
+            **_portrait_arrays(cutouts),
+            **_descriptor_arrays(references),
         }
         write_model(model_path, arrays, profile)
-        write_preview(preview_path, faces, mattes, profile)
+        write_preview(preview_path, faces, mattes, profile, (cutouts[0].portrait.rgb, cutouts[0].portrait_matte))
         job.progress(count + 3, total, "Saved the personal model")
         job.artifact(model_path, "model")
         job.artifact(preview_path, "preview")
@@ -129,6 +171,20 @@ class StudioTrainer:
             "reference_faces": len(references),
             "rejected": rejected,
         }
+
+    def cut_out(self, reference: AnalysedPhoto) -> Cutout:
+        matte, method = head_matte(reference.crop, reference.coverage)
+        face = reference.face
+        portrait = cut_portrait(
+            reference.photo.path,
+            reference.photo.original_path,
+            reference.source_size,
+            reference.in_source(face.left_eye),
+            reference.in_source(face.right_eye),
+            face_box=reference.source_face_box,
+        )
+        person = person_matte(self._segmenter, portrait.rgb, portrait.valid, portrait.eyes.astype(np.float64))
+        return Cutout(matte, method, portrait, person)
 
     def analyse(self, index: int, photo: Photo) -> AnalysedPhoto | str:
         """The photo measured and aligned, or why it cannot be used."""
@@ -158,11 +214,38 @@ class StudioTrainer:
         )
 
 
+def _portrait_arrays(cutouts: list[Cutout]) -> dict[str, np.ndarray]:
+    portraits, portrait_offsets = pack([encode_jpeg(cutout.portrait.rgb) for cutout in cutouts])
+    mattes, matte_offsets = pack([encode_png(cutout.portrait_matte) for cutout in cutouts])
+    return {
+        "portraits_jpeg": portraits,
+        "portraits_offsets": portrait_offsets,
+        "portrait_mattes_png": mattes,
+        "portrait_mattes_offsets": matte_offsets,
+        "portrait_valid": np.stack([cutout.portrait.valid for cutout in cutouts]),
+        "portrait_eyes": np.stack([cutout.portrait.eyes for cutout in cutouts]).astype(np.float32),
+        "portrait_face_boxes": np.stack([cutout.portrait.face_box for cutout in cutouts]).astype(np.float32),
+        "portrait_transforms": np.stack([cutout.portrait.transform for cutout in cutouts]).astype(np.float64),
+    }
+
+
+def _descriptor_arrays(references: list[AnalysedPhoto]) -> dict[str, np.ndarray]:
+    """The photo checks' face descriptors, one row per reference face (zeros where there was none)."""
+    descriptors = np.zeros((len(references), DESCRIPTOR_LENGTH), np.float32)
+    present = np.zeros(len(references), bool)
+    for row, reference in enumerate(references):
+        descriptor = reference.photo.descriptor
+        if descriptor is not None and len(descriptor) == DESCRIPTOR_LENGTH:
+            descriptors[row] = descriptor
+            present[row] = True
+    return {"descriptors": descriptors, "descriptor_present": present}
+
+
 def _model_profile(
     params: TrainParams,
     ranked: list[AnalysedPhoto],
     references: list[AnalysedPhoto],
-    matte_methods: list[str],
+    cutouts: list[Cutout],
     rejected: list[dict[str, str]],
 ) -> dict[str, Any]:
     return {
@@ -173,14 +256,16 @@ def _model_profile(
         "model_name": params.model_name,
         "trigger_word": params.trigger_word,
         "crop": {"size": CROP_SIZE, "left_eye": list(CANONICAL_LEFT_EYE), "right_eye": list(CANONICAL_RIGHT_EYE)},
+        "portrait_size": PORTRAIT_SIZE,
+        "portrait_framing": {"eye_line": PORTRAIT_EYE_Y, "eye_distance": PORTRAIT_EYE_DISTANCE},
         "used_photo_ids": [analysed.photo.id for analysed in ranked],
         "rejected": rejected,
-        "faces": [_face_entry(reference, method) for reference, method in zip(references, matte_methods, strict=True)],
+        "faces": [_face_entry(reference, cutout) for reference, cutout in zip(references, cutouts, strict=True)],
         "subject": summarise([analysed.profile for analysed in ranked]),
     }
 
 
-def _face_entry(analysed: AnalysedPhoto, matte_method: str) -> dict[str, Any]:
+def _face_entry(analysed: AnalysedPhoto, cutout: Cutout) -> dict[str, Any]:
     quality = analysed.quality
     return {
         "photo_id": analysed.photo.id,
@@ -198,7 +283,13 @@ def _face_entry(analysed: AnalysedPhoto, matte_method: str) -> dict[str, Any]:
         "faces_found": analysed.face.faces_found,
         "roll_degrees": round(analysed.face.roll_degrees, 2),
         "source_size": list(analysed.source_size),
-        "matte": matte_method,
+        "matte": cutout.head_matte_method,
+        "portrait": {
+            "source": cutout.portrait.source,
+            "source_size": list(cutout.portrait.source_size),
+            "scale": round(cutout.portrait.scale, 4),
+            "matte": "segmentation",
+        },
         **analysed.profile,
     }
 

@@ -1,0 +1,283 @@
+import {
+  applyLedgerEntry,
+  generationReservationKey,
+  type Database,
+  type Db,
+  type EngineKindName,
+  type GenerationItem,
+  type TaskPriority,
+  type TaskType,
+} from '@studioshot/db';
+import { sql, type Selectable } from 'kysely';
+import { randomUUID } from 'node:crypto';
+
+export type GeneratedImageRow = Selectable<Database['generated_images']>;
+export type GenerationRow = Selectable<Database['generations']>;
+
+/** A model as generation needs it, with whether its photos can still rebuild an old artifact. */
+export interface GenerationModel {
+  id: string;
+  user_id: string;
+  status: string;
+  model_type: string;
+  trigger_word: string;
+  artifact_key: string | null;
+  artifact_format: number | null;
+  usable_photos: number;
+}
+
+/** What decides the prompt and the default template: the plan, the debug flag, the gender. */
+export interface GenerationUser {
+  plan_type: string;
+  subscription_interval: string | null;
+  is_debug: boolean;
+  gender: string | null;
+}
+
+export interface NewGeneration {
+  userId: string;
+  modelId: string;
+  taskType: Extract<TaskType, 'generation' | 'batch_generation'>;
+  engineKind: EngineKindName;
+  priority: TaskPriority;
+  items: GenerationItem[];
+  imagesPerItem: number;
+  size: number;
+  seed: number;
+  credits: number;
+  idempotencyKey: string;
+  /** Recorded on the task (the request's engine settings: steps, guidance...). */
+  params: Record<string, unknown>;
+  message: string;
+}
+
+export type CreateGenerationOutcome =
+  | { outcome: 'created'; id: string }
+  /** The key was used before by this user: that generation, nothing reserved. */
+  | { outcome: 'existing'; id: string }
+  | { outcome: 'insufficient' };
+
+class InsufficientCredits extends Error {}
+
+/** Generations, their tasks and images; the credits they reserve. */
+export class GenerationsRepository {
+  constructor(private readonly db: Db) {}
+
+  userForGeneration(userId: string): Promise<GenerationUser | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['plan_type', 'subscription_interval', 'is_debug', 'gender'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The user's model (another user's is not found). */
+  findModel(userId: string, modelId: string): Promise<GenerationModel | undefined> {
+    return this.modelsQuery(userId).where('m.id', '=', modelId).executeTakeFirst();
+  }
+
+  /** The user's latest completed model: what a generation without a model_id renders from. */
+  latestCompletedModel(userId: string): Promise<GenerationModel | undefined> {
+    return this.modelsQuery(userId)
+      .where('m.status', '=', 'completed')
+      .orderBy('m.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  private modelsQuery(userId: string) {
+    return this.db
+      .selectFrom('models as m')
+      .select([
+        'm.id',
+        'm.user_id',
+        'm.status',
+        'm.model_type',
+        'm.trigger_word',
+        'm.artifact_key',
+        'm.artifact_format',
+        sql<number>`(
+          SELECT count(*)::int FROM photos p WHERE p.session_id = m.session_id AND p.usable
+        )`.as('usable_photos'),
+      ])
+      .where('m.user_id', '=', userId);
+  }
+
+  findByIdempotencyKey(userId: string, key: string): Promise<GenerationRow | undefined> {
+    return this.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+  }
+
+  /**
+   * One transaction: the task (queued), the generation row (unique per user and idempotency
+   * key) and the reservation of its credits in the ledger (a conditional update: the balance
+   * never goes below zero). Insufficient credits roll everything back. A key already used,
+   * even by a request still in flight, answers that request's generation: the unique index
+   * makes the second insert wait for the first to commit, then fail.
+   */
+  async create(input: NewGeneration): Promise<CreateGenerationOutcome> {
+    const existing = await this.findByIdempotencyKey(input.userId, input.idempotencyKey);
+    if (existing) return { outcome: 'existing', id: existing.id };
+    const id = randomUUID();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('tasks')
+          .values({
+            id,
+            user_id: input.userId,
+            task_type: input.taskType,
+            engine_kind: input.engineKind,
+            priority: input.priority,
+            status: 'queued',
+            model_id: input.modelId,
+            params: JSON.stringify({ model_id: input.modelId, ...input.params }),
+            message: input.message,
+          })
+          .execute();
+        await trx
+          .insertInto('generations')
+          .values({
+            id,
+            user_id: input.userId,
+            model_id: input.modelId,
+            items: JSON.stringify(input.items),
+            images_per_item: input.imagesPerItem,
+            size: input.size,
+            seed: input.seed,
+            idempotency_key: input.idempotencyKey,
+          })
+          .execute();
+        const reserved = await applyLedgerEntry(trx, {
+          userId: input.userId,
+          delta: -input.credits,
+          reason: 'generation',
+          idempotencyKey: generationReservationKey(id),
+        });
+        if (reserved.outcome !== 'applied') throw new InsufficientCredits();
+      });
+      return { outcome: 'created', id };
+    } catch (error) {
+      if (error instanceof InsufficientCredits) return { outcome: 'insufficient' };
+      if (!isDuplicateIdempotencyKey(error)) throw error;
+      const first = await this.findByIdempotencyKey(input.userId, input.idempotencyKey);
+      if (!first) throw error;
+      return { outcome: 'existing', id: first.id };
+    }
+  }
+
+  /** A generation of the user's with its task's state. */
+  findForUser(userId: string, generationId: string) {
+    return this.db
+      .selectFrom('generations as g')
+      .innerJoin('tasks as t', 't.id', 'g.id')
+      .select([
+        'g.id',
+        'g.user_id',
+        'g.model_id',
+        'g.items',
+        'g.images_per_item',
+        'g.created_at',
+        't.task_type',
+        't.status',
+        't.progress',
+        't.message',
+        't.error_message',
+        't.completed_at',
+      ])
+      .where('g.id', '=', generationId)
+      .where('g.user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  /** The credits a generation reserved (0 when none). */
+  async reservedCredits(generationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('credit_ledger')
+      .select('delta')
+      .where('idempotency_key', '=', generationReservationKey(generationId))
+      .executeTakeFirst();
+    return row ? -row.delta : 0;
+  }
+
+  imagesOf(generationId: string): Promise<GeneratedImageRow[]> {
+    return this.db
+      .selectFrom('generated_images')
+      .selectAll()
+      .where('generation_id', '=', generationId)
+      .orderBy('position')
+      .execute();
+  }
+
+  async listImages(
+    userId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ images: GeneratedImageRow[]; total: number }> {
+    const [images, count] = await Promise.all([
+      this.db
+        .selectFrom('generated_images')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('generation_id')
+        .orderBy('position')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      this.db
+        .selectFrom('generated_images')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { images, total: count.n };
+  }
+
+  /** An image whoever owns it: serving checks the image token, not the owner. */
+  findImage(imageId: string): Promise<GeneratedImageRow | undefined> {
+    return this.db
+      .selectFrom('generated_images')
+      .selectAll()
+      .where('id', '=', imageId)
+      .executeTakeFirst();
+  }
+
+  /** Sets the favourite flag, or toggles it when `favorite` is undefined. */
+  setFavorite(
+    userId: string,
+    imageId: string,
+    favorite: boolean | undefined,
+  ): Promise<GeneratedImageRow | undefined> {
+    return this.db
+      .updateTable('generated_images')
+      .set({ favorite: favorite ?? sql<boolean>`NOT favorite` })
+      .where('id', '=', imageId)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  deleteImage(userId: string, imageId: string): Promise<GeneratedImageRow | undefined> {
+    return this.db
+      .deleteFrom('generated_images')
+      .where('id', '=', imageId)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+}
+
+function isDuplicateIdempotencyKey(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    error.code === '23505' &&
+    'constraint' in error &&
+    error.constraint === 'generations_idempotency_key'
+  );
+}

@@ -1,0 +1,367 @@
+import {
+  ENGINE_KINDS,
+  FINAL_TASK_STATUSES,
+  MESSAGES,
+  type EngineKind,
+  type GeneratedImage,
+  type GeneratedImagesResponse,
+  type GenerationResult,
+  type TaskPriority,
+} from '@studioshot/contracts';
+import type { GenerationItem } from '@studioshot/db';
+import { CREDITS_PER_GENERATION, GENERATION_ORDER } from '@studioshot/pricing';
+import type { Storage } from '@studioshot/storage';
+import {
+  STYLES,
+  buildPrompt,
+  templateById,
+  templatePrompt,
+  templatesFor,
+  type Template,
+  type TemplateCategory,
+} from '@studioshot/templates';
+import { randomInt } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type {
+  GeneratedImageRow,
+  GenerationModel,
+  GenerationsRepository,
+  GenerationUser,
+} from '../repositories/generations.repository.js';
+import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
+import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
+import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
+import type { ImageTokens } from './image-tokens.js';
+
+/** What a generation says until a worker takes it. */
+const QUEUED_MESSAGE = 'Waiting for a worker';
+/** The style whose templates a generation without template or style uses. */
+const DEFAULT_STYLE = 'professional';
+
+/** Every Generate call, whatever its shape, comes down to this. */
+export interface GenerationRequest {
+  /** Absent: the user's latest completed model. */
+  modelId?: string;
+  /** The custom prompt: used only for premium annual plans and debug users. */
+  prompt?: string;
+  /** Empty: the style's template for the user. More than one: a batch. */
+  templateIds: string[];
+  variant?: number;
+  style?: string;
+  numImages: number;
+  size: number;
+  seed?: number;
+  /** Queue submit names it; otherwise a batch when several templates are given. */
+  taskType?: 'generation' | 'batch_generation';
+  priority: TaskPriority;
+  /** Engine settings the request carried (steps, guidance), kept on the task. */
+  params?: Record<string, unknown>;
+  idempotencyKey?: string;
+}
+
+export interface GenerationAnswer {
+  /** 200 completed with images, 202 still queued or running when the wait ran out. */
+  status: 200 | 202;
+  body: GenerationResult;
+}
+
+/**
+ * Generation (spec 7.5): accepts a generation (its task, its row and its credits' reservation in
+ * one transaction, once per idempotency key), queues it on its model's engine kind, and waits
+ * for it on the task events stream; serves, lists, favourites and deletes the images.
+ */
+export class GenerationService {
+  constructor(
+    private readonly deps: {
+      generations: GenerationsRepository;
+      tasks: TasksRepository;
+      jobs: JobQueueRepository;
+      events: TaskEventsRepository;
+      storage: Storage;
+      imageTokens: ImageTokens;
+      /** How long a Generate call waits for its images before answering 202. */
+      waitMs: number;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Accepts the generation (or finds the one its key already made) and waits for it. */
+  async generate(userId: string, request: GenerationRequest): Promise<GenerationAnswer> {
+    const id = await this.accept(userId, request);
+    await this.waitForEnd(id, this.deps.waitMs);
+    const body = await this.result(userId, id);
+    if (body.status === 'completed' && body.images.length > 0) return { status: 200, body };
+    if (body.status === 'completed')
+      throw new AppError('generation_failed', MESSAGES.noImagesGenerated);
+    if (FINAL_TASK_STATUSES.includes(body.status))
+      throw new AppError('generation_failed', body.error_message ?? MESSAGES.generationFailed);
+    return { status: 202, body };
+  }
+
+  /**
+   * Checks, reserves and queues; answers the generation's id. A key this user already used
+   * answers that generation, before any check, and reserves nothing.
+   */
+  async accept(userId: string, request: GenerationRequest): Promise<string> {
+    const key = request.idempotencyKey;
+    if (!key) throw new AppError('validation_error', MESSAGES.idempotencyKeyRequired);
+    const seen = await this.deps.generations.findByIdempotencyKey(userId, key);
+    if (seen) return seen.id;
+
+    const user = await this.deps.generations.userForGeneration(userId);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    const model = await this.model(userId, request.modelId);
+    const items = this.items(user, model, request);
+    const taskType = request.taskType ?? (items.length > 1 ? 'batch_generation' : 'generation');
+    if (taskType === 'generation' && items.length > 1)
+      throw new AppError(
+        'validation_error',
+        'A generation renders one template; send a batch_generation for several.',
+      );
+
+    const outcome = await this.deps.generations.create({
+      userId,
+      modelId: model.id,
+      taskType,
+      engineKind: model.model_type as EngineKind,
+      priority: request.priority,
+      items,
+      imagesPerItem: request.numImages,
+      size: request.size,
+      seed: request.seed ?? randomInt(0, 2 ** 31 - 1),
+      credits: items.length * CREDITS_PER_GENERATION,
+      idempotencyKey: key,
+      params: request.params ?? {},
+      message: QUEUED_MESSAGE,
+    });
+    if (outcome.outcome === 'insufficient')
+      throw new AppError('insufficient_credits', MESSAGES.insufficientCredits);
+    if (outcome.outcome === 'existing') return outcome.id;
+    try {
+      await this.deps.jobs.enqueueGeneration(
+        outcome.id,
+        taskType,
+        request.priority,
+        model.model_type as EngineKind,
+      );
+    } catch (error) {
+      this.deps.logger.error({ err: error, taskId: outcome.id }, 'could not queue a generation');
+      // Ending it gives the credits back; should that fail too, the next start queues it.
+      await this.deps.tasks
+        .endWaiting(outcome.id, { status: 'failed', error: MESSAGES.queueInitializing })
+        .catch((releaseError: unknown) =>
+          this.deps.logger.error(
+            { err: releaseError, taskId: outcome.id },
+            'could not release an unqueued generation',
+          ),
+        );
+      throw new AppError('service_unavailable', MESSAGES.queueInitializing);
+    }
+    return outcome.id;
+  }
+
+  /** One of the user's generations, with its images (best first). */
+  async result(userId: string, generationId: string): Promise<GenerationResult> {
+    const row = await this.deps.generations.findForUser(userId, generationId);
+    if (!row) throw new AppError('not_found', MESSAGES.generationNotFound);
+    const [images, credits] = await Promise.all([
+      row.status === 'completed' ? this.deps.generations.imagesOf(row.id) : [],
+      this.deps.generations.reservedCredits(row.id),
+    ]);
+    const completed = row.status === 'completed' && images.length > 0;
+    return {
+      id: row.id,
+      generation_id: row.id,
+      task_id: row.id,
+      task_type: row.task_type,
+      status: row.status,
+      progress: row.progress,
+      message: row.message,
+      error_message: row.error_message,
+      model_id: row.model_id,
+      prompt: row.items[0]?.prompt ?? '',
+      items: row.items,
+      images: images.map((image) => this.toImage(image)),
+      success: completed,
+      generation_time:
+        completed && row.completed_at
+          ? Math.round((row.completed_at.getTime() - row.created_at.getTime()) / 100) / 10
+          : null,
+      credits_used: credits,
+      cost: (credits * GENERATION_ORDER.price_cents) / GENERATION_ORDER.credits / 100,
+      created_at: row.created_at.toISOString(),
+      completed_at: row.completed_at?.toISOString() ?? null,
+    };
+  }
+
+  styles() {
+    return { styles: STYLES.map((style) => ({ ...style, use_cases: [...style.use_cases] })) };
+  }
+
+  async listImages(
+    userId: string,
+    page: { limit: number; offset: number },
+  ): Promise<GeneratedImagesResponse> {
+    const { images, total } = await this.deps.generations.listImages(userId, page);
+    return { images: images.map((i) => this.toImage(i)), total, ...page };
+  }
+
+  async favorite(
+    userId: string,
+    imageId: string,
+    favorite: boolean | undefined,
+  ): Promise<GeneratedImage> {
+    const image = await this.deps.generations.setFavorite(userId, imageId, favorite);
+    if (!image) throw new AppError('not_found', MESSAGES.imageNotFound);
+    return this.toImage(image);
+  }
+
+  /** The row goes first (nothing serves it any more), then both files. */
+  async deleteImage(userId: string, imageId: string): Promise<{ message: string; id: string }> {
+    const image = await this.deps.generations.deleteImage(userId, imageId);
+    if (!image) throw new AppError('not_found', MESSAGES.imageNotFound);
+    for (const key of [image.image_key, image.thumbnail_key]) {
+      await this.deps.storage.delete(key).catch((error: unknown) =>
+        // The row is gone: a file left behind is garbage under the user's prefix, not a leak.
+        this.deps.logger.warn({ err: error, key }, 'could not delete a generated image file'),
+      );
+    }
+    return { message: MESSAGES.imageDeleted, id: image.id };
+  }
+
+  /** The stored key of an image or its thumbnail, for a request carrying that image's token. */
+  async imageKey(
+    imageId: string,
+    token: string | undefined,
+    which: 'image' | 'thumbnail',
+  ): Promise<string> {
+    if (!token || !this.deps.imageTokens.verify(imageId, token))
+      throw new AppError('forbidden', MESSAGES.imageLinkExpired);
+    const image = await this.deps.generations.findImage(imageId);
+    if (!image) throw new AppError('not_found', MESSAGES.imageNotFound);
+    return which === 'image' ? image.image_key : image.thumbnail_key;
+  }
+
+  /**
+   * Resolves once the task is final or `ms` have passed, whichever is first: woken by the task
+   * events stream (the worker announces every change), and reading the row once up front so a
+   * change that came before the subscription is not missed.
+   */
+  async waitForEnd(taskId: string, ms: number): Promise<void> {
+    const isFinal = async () => {
+      const task: Task | undefined = await this.deps.tasks.findById(taskId);
+      return !task || FINAL_TASK_STATUSES.includes(task.status);
+    };
+    if (ms <= 0) return;
+    await new Promise<void>((resolve) => {
+      let settled = false;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const check = () => {
+        isFinal()
+          .then((final) => final && finish())
+          .catch((error: unknown) =>
+            this.deps.logger.warn({ err: error, taskId }, 'could not read a generation task'),
+          );
+      };
+      const timer = setTimeout(finish, ms);
+      const unsubscribe = this.deps.events.onChange((change) => {
+        if (change.taskId === taskId) check();
+      });
+      check();
+    });
+  }
+
+  private async model(userId: string, modelId: string | undefined): Promise<GenerationModel> {
+    const model = modelId
+      ? await this.deps.generations.findModel(userId, modelId)
+      : await this.deps.generations.latestCompletedModel(userId);
+    if (!model)
+      throw modelId
+        ? new AppError('not_found', MESSAGES.modelNotFound)
+        : new AppError('conflict', MESSAGES.trainModelFirst);
+    if (
+      model.status !== 'completed' ||
+      !model.artifact_key ||
+      !(ENGINE_KINDS as readonly string[]).includes(model.model_type)
+    )
+      throw new AppError('conflict', MESSAGES.modelNotReady);
+    // A model from before generation is rebuilt by the worker from its photos: none, no rebuild.
+    if ((model.artifact_format ?? 1) < 2 && model.usable_photos === 0)
+      throw new AppError('conflict', MESSAGES.retrainToGenerate);
+    return model;
+  }
+
+  /** The templates to render and the prompt built for each (spec: prompt building). */
+  private items(
+    user: GenerationUser,
+    model: GenerationModel,
+    request: GenerationRequest,
+  ): GenerationItem[] {
+    const templates: Template[] =
+      request.templateIds.length > 0
+        ? request.templateIds.map((id) => {
+            const template = templateById(id);
+            if (!template) throw new AppError('validation_error', MESSAGES.templateNotFound);
+            return template;
+          })
+        : [styleTemplate(request.style, user.gender)];
+    // Custom prompts are for premium annual plans and debug users; others get the template's.
+    const customAllowed =
+      user.is_debug || (user.plan_type === 'premium' && user.subscription_interval === 'annual');
+    return templates.map((template) => {
+      const variant = request.variant ?? 0;
+      if (!template.variants[variant])
+        throw new AppError('validation_error', MESSAGES.templateNotFound);
+      return {
+        template_id: template.id,
+        variant,
+        prompt: buildPrompt({
+          customPrompt: customAllowed ? request.prompt : undefined,
+          templatePrompt: templatePrompt(template, variant),
+          triggerWord: model.trigger_word,
+        }),
+      };
+    });
+  }
+
+  private toImage(image: GeneratedImageRow): GeneratedImage {
+    const token = this.deps.imageTokens.sign(image.id);
+    return {
+      id: image.id,
+      generation_id: image.generation_id,
+      model_id: image.model_id,
+      url: `/images/generated/${image.id}?token=${token}`,
+      thumbnail_url: `/images/generated/${image.id}/thumbnail?token=${token}`,
+      filename: `headshot-${image.generation_id.slice(0, 8)}-${image.position + 1}.jpg`,
+      width: image.width,
+      height: image.height,
+      size_bytes: image.size_bytes,
+      position: image.position,
+      template_id: image.template_id,
+      variant: image.variant,
+      identity_score: image.identity_score,
+      favorite: image.favorite,
+      created_at: image.created_at.toISOString(),
+    };
+  }
+}
+
+/** A style's template for the user: the first of its category for their gender, if known. */
+function styleTemplate(styleId: string | undefined, gender: string | null): Template {
+  const id = styleId?.trim() || DEFAULT_STYLE;
+  if (!STYLES.some((s) => s.id === id))
+    throw new AppError('validation_error', MESSAGES.styleNotFound);
+  const category = id as TemplateCategory;
+  const forGender = gender === 'male' ? 'man' : gender === 'female' ? 'woman' : undefined;
+  const template =
+    templatesFor({ category, gender: forGender })[0] ?? templatesFor({ category })[0];
+  if (!template) throw new AppError('validation_error', MESSAGES.styleNotFound);
+  return template;
+}

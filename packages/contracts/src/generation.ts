@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES } from './training.js';
+
+/**
+ * Generation (spec 7.5): every Generate call queues one generation task (a `generation`, or a
+ * `batch_generation` of several templates), reserves its credits in the ledger in the same
+ * transaction, and answers once the images are there or the wait runs out.
+ *
+ * Idempotency: every Generate carries a key, in the `Idempotency-Key` header (preferred) or the
+ * body field `idempotency_key` (for form posts): 8-128 characters of letters, digits and `-_.:`.
+ * A repeat with a key already used by this user answers that generation again and reserves
+ * nothing more, whatever else it sends. A fresh key per click (a UUID) is the client's job.
+ *
+ * Waiting: the calls whose answer the spec reads `images` from (generate-trained,
+ * inference/generate, and the others alike) wait up to the server's GENERATION_WAIT_MS for the
+ * generation to finish. Completed: 200 with the images. Still queued or running when the wait
+ * runs out: 202 with the same body, `images` empty and `status` telling where it is; follow it
+ * over /ws (`task` messages) or GET /api/v1/queue/status/{id}, then list the images. Failed or
+ * cancelled: 502 `generation_failed` with the reason (its credits are back).
+ */
+export const GENERATION_IMAGES_DEFAULT = 4;
+export const GENERATION_IMAGES_MAX = 4;
+/** Headshots are square; the spec's output is 1024 x 1024. */
+export const GENERATION_SIZE_DEFAULT = 1024;
+export const GENERATION_SIZE_MIN = 256;
+export const GENERATION_SIZE_MAX = 2048;
+/** The spec's diffusion defaults (the studio engine records but does not need them). */
+export const GENERATION_STEPS_DEFAULT = 20;
+export const GENERATION_GUIDANCE_DEFAULT = 2.5;
+/** Templates in one batch_generation (one credit each). */
+export const BATCH_TEMPLATES_MAX = 10;
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+export const ZIdempotencyKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{8,128}$/, 'Idempotency key: 8-128 letters, digits or -_.:');
+
+const templateId = z.string().regex(/^prof_[1-9][0-9]*$/, 'Unknown template');
+const modelId = z.string().uuid('Selected model not found');
+/** The custom prompt: used only for premium annual plans and debug users (spec: prompt building). */
+const prompt = z.string().trim().max(1000).optional();
+const numImages = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(GENERATION_IMAGES_MAX)
+  .default(GENERATION_IMAGES_DEFAULT);
+const side = z.coerce
+  .number()
+  .int()
+  .min(GENERATION_SIZE_MIN)
+  .max(GENERATION_SIZE_MAX)
+  .default(GENERATION_SIZE_DEFAULT);
+const seed = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+  .optional();
+const variant = z.coerce.number().int().min(0).max(9).optional();
+/** A style card id (GET /api/v1/generation/styles); picks the style's template for the user. */
+const style = z.string().trim().max(40).optional();
+
+/**
+ * POST /api/v1/generation/generate-trained. `trigger_word` is accepted as the spec's client sends
+ * it, but the model's own trigger word is what prompt building uses. Without `template_id` the
+ * style's first template for the user's gender is used (professional by default).
+ */
+export const ZGenerateTrainedRequestSchema = z.strictObject({
+  model_id: modelId,
+  prompt,
+  num_images: numImages,
+  trigger_word: z.string().max(40).optional(),
+  style,
+  template_id: templateId.optional(),
+  variant,
+  seed,
+  idempotency_key: ZIdempotencyKeySchema.optional(),
+});
+export type GenerateTrainedRequest = z.infer<typeof ZGenerateTrainedRequestSchema>;
+
+/**
+ * POST /api/v1/inference/generate (legacy page: prompt, style, num_images; premium page: with
+ * model_id) and POST /inference/generate (post-payment page: prompt, num_images, width, height).
+ * Without model_id the user's latest completed model is used; a user without one is told to
+ * upload photos and train first (the engine renders from a model, never from raw photos).
+ */
+export const ZInferenceGenerateRequestSchema = z.strictObject({
+  prompt,
+  style,
+  num_images: numImages,
+  model_id: modelId.optional(),
+  template_id: templateId.optional(),
+  variant,
+  width: side,
+  height: side,
+  seed,
+  idempotency_key: ZIdempotencyKeySchema.optional(),
+});
+export type InferenceGenerateRequest = z.infer<typeof ZInferenceGenerateRequestSchema>;
+
+/**
+ * POST /generation/flux-generate. Defaults: 1024 x 1024, steps 20, guidance_scale 2.5 (the
+ * spec's), a random seed. width must equal height.
+ */
+export const ZFluxGenerateRequestSchema = z.strictObject({
+  prompt,
+  model_id: modelId.optional(),
+  width: side,
+  height: side,
+  steps: z.coerce.number().int().min(1).max(150).default(GENERATION_STEPS_DEFAULT),
+  guidance_scale: z.coerce.number().min(0).max(30).default(GENERATION_GUIDANCE_DEFAULT),
+  seed,
+  num_images: numImages,
+  style,
+  template_id: templateId.optional(),
+  variant,
+  idempotency_key: ZIdempotencyKeySchema.optional(),
+});
+export type FluxGenerateRequest = z.infer<typeof ZFluxGenerateRequestSchema>;
+
+/**
+ * POST /models/generate-image, a multipart form (no file): prompt, template_used (a template
+ * id), optional model_id and variant. Without model_id the latest completed model is used.
+ */
+export const ZGenerateImageFormSchema = z.strictObject({
+  prompt,
+  template_used: templateId.optional(),
+  model_id: modelId.optional(),
+  variant,
+  num_images: numImages,
+  seed,
+  idempotency_key: ZIdempotencyKeySchema.optional(),
+});
+export type GenerateImageForm = z.infer<typeof ZGenerateImageFormSchema>;
+
+/**
+ * The `params` of POST /api/v1/queue/submit for task_type generation or batch_generation, and
+ * the body of POST /api/v1/queue/generation/start-queued. A batch_generation renders each of
+ * `template_ids` (one credit each); a generation at most one template.
+ */
+export const ZQueueGenerationParamsSchema = z.strictObject({
+  model_id: modelId.optional(),
+  template_id: templateId.optional(),
+  template_ids: z.array(templateId).min(1).max(BATCH_TEMPLATES_MAX).optional(),
+  variant,
+  style,
+  prompt,
+  num_images: numImages,
+  seed,
+  idempotency_key: ZIdempotencyKeySchema.optional(),
+});
+export type QueueGenerationParams = z.infer<typeof ZQueueGenerationParamsSchema>;
+
+/** POST /api/v1/queue/generation/start-queued: the params above plus type and priority. */
+export const ZStartQueuedGenerationRequestSchema = ZQueueGenerationParamsSchema.extend({
+  task_type: z.enum(['generation', 'batch_generation']).default('generation'),
+  priority: z.enum(TASK_PRIORITIES).default('normal'),
+});
+
+/** One generated headshot. `url` and `thumbnail_url` carry a short-lived token for this image. */
+export const ZGeneratedImageSchema = z.object({
+  id: z.string().uuid(),
+  generation_id: z.string().uuid(),
+  model_id: z.string().uuid().nullable(),
+  /** `/images/generated/{id}?token=...` */
+  url: z.string(),
+  /** `/images/generated/{id}/thumbnail?token=...` */
+  thumbnail_url: z.string(),
+  filename: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  size_bytes: z.number().int(),
+  /** Rank in its generation, 0 = the best likeness. */
+  position: z.number().int(),
+  template_id: z.string().nullable(),
+  variant: z.number().int().nullable(),
+  /** 0..1 likeness to the person's photos; null when no face was found. */
+  identity_score: z.number().nullable(),
+  favorite: z.boolean(),
+  created_at: z.string(),
+});
+export type GeneratedImage = z.infer<typeof ZGeneratedImageSchema>;
+
+/** What one generation renders: a template variant and the prompt built for it. */
+export const ZGenerationItemSchema = z.object({
+  template_id: z.string().nullable(),
+  variant: z.number().int(),
+  prompt: z.string(),
+});
+
+/** The answer of every Generate call (spec: Generation result). */
+export const ZGenerationResultSchema = z.object({
+  id: z.string().uuid(),
+  generation_id: z.string().uuid(),
+  task_id: z.string().uuid(),
+  task_type: z.enum(TASK_TYPES),
+  status: z.enum(TASK_STATUSES),
+  progress: z.number().int(),
+  message: z.string().nullable(),
+  error_message: z.string().nullable(),
+  model_id: z.string().uuid().nullable(),
+  /** The first item's prompt, as built. */
+  prompt: z.string(),
+  items: z.array(ZGenerationItemSchema),
+  images: z.array(ZGeneratedImageSchema),
+  /** Completed with images. */
+  success: z.boolean(),
+  /** Seconds from the request to the images; null until completed. */
+  generation_time: z.number().nullable(),
+  /** Credits this generation spent (kept when delivered, given back when it fails). */
+  credits_used: z.number().int(),
+  /** What those credits are worth in dollars at the generation order's price ($29 a credit). */
+  cost: z.number(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type GenerationResult = z.infer<typeof ZGenerationResultSchema>;
+
+/** GET /models/generated-images?limit&offset: newest first. */
+export const ZGeneratedImagesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(24),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const ZGeneratedImagesResponseSchema = z.object({
+  images: z.array(ZGeneratedImageSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type GeneratedImagesResponse = z.infer<typeof ZGeneratedImagesResponseSchema>;
+
+/**
+ * POST /models/generated-images/{id}/favorite: `{favorite: true|false}` sets it; an empty body
+ * toggles it. Answers the image.
+ */
+export const ZFavoriteRequestSchema = z.strictObject({ favorite: z.boolean().optional() });
+
+/** DELETE /models/generated-images/{id}: the row and both files are gone. */
+export const ZDeleteGeneratedImageResponseSchema = z.object({
+  message: z.string(),
+  id: z.string().uuid(),
+});
