@@ -2,7 +2,6 @@ import { createContainer } from './container.js';
 import { EnvError, loadEnv } from './env.js';
 import { createLogger } from './logger.js';
 import { createHttpServer } from './server.js';
-import { migrateStorageLayout } from './services/storage-layout.js';
 
 let env;
 try {
@@ -20,9 +19,6 @@ const container = createContainer(env, logger);
 await container.start();
 // Objects still in the old storage layout (the migrate CLI, run before the API, normally moved
 // them all): in the background, one process at a time; see services/storage-layout.ts.
-migrateStorageLayout(container.db, container.storage, logger).catch((error: unknown) =>
-  logger.error({ err: error }, 'storage layout move failed'),
-);
 const { server, feed } = createHttpServer(container);
 
 server.listen(env.PORT, () => {

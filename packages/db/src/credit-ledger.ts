@@ -47,7 +47,7 @@ export async function applyLedgerEntry(
     if (inTransaction) await sql`RELEASE SAVEPOINT credit_ledger_apply`.execute(executor);
     return result;
   } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
+    if (!isUniqueViolation(error, 'credit_ledger_idempotency_key_key')) throw error;
     if (inTransaction) await sql`ROLLBACK TO SAVEPOINT credit_ledger_apply`.execute(executor);
     return { outcome: 'duplicate' };
   }
@@ -101,13 +101,14 @@ export async function refundGenerationCredits(
   });
 }
 
-function isDuplicateKey(error: unknown): boolean {
+/** Whether `error` is Postgres refusing a row that breaks the unique constraint `constraint`. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
     'code' in error &&
     error.code === '23505' &&
     'constraint' in error &&
-    error.constraint === 'credit_ledger_idempotency_key_key'
+    error.constraint === constraint
   );
 }

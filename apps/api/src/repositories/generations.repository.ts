@@ -1,6 +1,7 @@
 import {
   applyLedgerEntry,
   generationReservationKey,
+  isUniqueViolation,
   type Database,
   type Db,
   type EngineKindName,
@@ -163,7 +164,7 @@ export class GenerationsRepository {
       return { outcome: 'created', id };
     } catch (error) {
       if (error instanceof InsufficientCredits) return { outcome: 'insufficient' };
-      if (!isDuplicateIdempotencyKey(error)) throw error;
+      if (!isUniqueViolation(error, 'generations_idempotency_key')) throw error;
       const first = await this.findByIdempotencyKey(input.userId, input.idempotencyKey);
       if (!first) throw error;
       return { outcome: 'existing', id: first.id };
@@ -269,15 +270,4 @@ export class GenerationsRepository {
       .returningAll()
       .executeTakeFirst();
   }
-}
-
-function isDuplicateIdempotencyKey(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    error.code === '23505' &&
-    'constraint' in error &&
-    error.constraint === 'generations_idempotency_key'
-  );
 }

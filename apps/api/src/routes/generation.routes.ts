@@ -36,6 +36,31 @@ function squareSide(width: number, height: number): number {
   return width;
 }
 
+/** What every Generate call shares, from its parsed body; each route adds what differs. */
+function generationRequest(
+  req: Request,
+  body: {
+    model_id?: string | undefined;
+    prompt?: string | undefined;
+    variant?: number | undefined;
+    num_images: number;
+    seed?: number | undefined;
+    idempotency_key?: string | undefined;
+  },
+  differs: Pick<GenerationRequest, 'templateIds' | 'size'> & Partial<GenerationRequest>,
+): GenerationRequest {
+  return {
+    modelId: body.model_id,
+    prompt: body.prompt,
+    variant: body.variant,
+    numImages: body.num_images,
+    seed: body.seed,
+    priority: 'normal',
+    idempotencyKey: idempotencyKey(req, body.idempotency_key),
+    ...differs,
+  };
+}
+
 /** Spec 7.5, with the unprefixed /models/*, /inference/*, /generation/* and /images/* paths. */
 export function generationRoutes(deps: {
   generation: GenerationService;
@@ -58,68 +83,56 @@ export function generationRoutes(deps: {
 
   router.post('/api/v1/generation/generate-trained', requireAuth, async (req, res) => {
     const body = parse(ZGenerateTrainedRequestSchema, req.body);
-    await answer(req, res, {
-      modelId: body.model_id,
-      prompt: body.prompt,
-      templateIds: body.template_id ? [body.template_id] : [],
-      variant: body.variant,
-      style: body.style,
-      numImages: body.num_images,
-      size: 1024,
-      seed: body.seed,
-      priority: 'normal',
-      idempotencyKey: idempotencyKey(req, body.idempotency_key),
-    });
+    await answer(
+      req,
+      res,
+      generationRequest(req, body, {
+        templateIds: body.template_id ? [body.template_id] : [],
+        style: body.style,
+        size: 1024,
+      }),
+    );
   });
 
   const inference = async (req: Request, res: Response) => {
     const body = parse(ZInferenceGenerateRequestSchema, req.body);
-    await answer(req, res, {
-      modelId: body.model_id,
-      prompt: body.prompt,
-      templateIds: body.template_id ? [body.template_id] : [],
-      variant: body.variant,
-      style: body.style,
-      numImages: body.num_images,
-      size: squareSide(body.width, body.height),
-      seed: body.seed,
-      priority: 'normal',
-      idempotencyKey: idempotencyKey(req, body.idempotency_key),
-    });
+    await answer(
+      req,
+      res,
+      generationRequest(req, body, {
+        templateIds: body.template_id ? [body.template_id] : [],
+        style: body.style,
+        size: squareSide(body.width, body.height),
+      }),
+    );
   };
   router.post('/api/v1/inference/generate', requireAuth, inference);
   router.post('/inference/generate', requireAuth, inference);
 
   router.post('/models/generate-image', requireAuth, formFields, async (req, res) => {
     const body = parse(ZGenerateImageFormSchema, req.body ?? {});
-    await answer(req, res, {
-      modelId: body.model_id,
-      prompt: body.prompt,
-      templateIds: body.template_used ? [body.template_used] : [],
-      variant: body.variant,
-      numImages: body.num_images,
-      size: 1024,
-      seed: body.seed,
-      priority: 'normal',
-      idempotencyKey: idempotencyKey(req, body.idempotency_key),
-    });
+    await answer(
+      req,
+      res,
+      generationRequest(req, body, {
+        templateIds: body.template_used ? [body.template_used] : [],
+        size: 1024,
+      }),
+    );
   });
 
   router.post('/generation/flux-generate', requireAuth, async (req, res) => {
     const body = parse(ZFluxGenerateRequestSchema, req.body);
-    await answer(req, res, {
-      modelId: body.model_id,
-      prompt: body.prompt,
-      templateIds: body.template_id ? [body.template_id] : [],
-      variant: body.variant,
-      style: body.style,
-      numImages: body.num_images,
-      size: squareSide(body.width, body.height),
-      seed: body.seed,
-      priority: 'normal',
-      params: { steps: body.steps, guidance_scale: body.guidance_scale },
-      idempotencyKey: idempotencyKey(req, body.idempotency_key),
-    });
+    await answer(
+      req,
+      res,
+      generationRequest(req, body, {
+        templateIds: body.template_id ? [body.template_id] : [],
+        style: body.style,
+        size: squareSide(body.width, body.height),
+        params: { steps: body.steps, guidance_scale: body.guidance_scale },
+      }),
+    );
   });
 
   router.get('/models/generated-images', requireAuth, async (req, res) => {
