@@ -133,10 +133,12 @@ export function createContainer(env: Env, logger: Logger): Container {
     secretKey: env.STRIPE_SECRET_KEY ?? 'sk_test_signature_verification_only',
     apiBase: env.STRIPE_API_BASE,
   });
+  const generationsRepo = new GenerationsRepository(db);
   const payments = new PaymentsService({
     payments: paymentsRepo,
     ledger,
     users: usersRepo,
+    generations: generationsRepo,
     provider: testPaymentProvider ?? new StripePaymentProvider(stripe),
     webhooks: env.STRIPE_WEBHOOK_SECRET
       ? {
@@ -177,7 +179,9 @@ export function createContainer(env: Env, logger: Logger): Container {
     logger,
   });
   const generation = new GenerationService({
-    generations: new GenerationsRepository(db),
+    generations: generationsRepo,
+    payments,
+    defaultEngine: env.ENGINE_KIND,
     tasks: tasksRepo,
     jobs,
     events: taskEvents,

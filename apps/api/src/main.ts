@@ -44,6 +44,11 @@ const unservedSweep = setInterval(() => {
       if (failed.length > 0) logger.warn({ failed }, 'failed tasks no worker could run');
     })
     .catch((error: unknown) => logger.error({ err: error }, 'unserved task sweep failed'));
+  // A paid generation that failed is refunded when its page sees the failure; this catches the
+  // ones no page saw, and retries refunds the provider refused.
+  container.payments
+    .refundFailedPaidGenerations()
+    .catch((error: unknown) => logger.error({ err: error }, 'paid generation refund sweep failed'));
 }, 60_000);
 unservedSweep.unref();
 

@@ -6,6 +6,7 @@ import {
   ZStylesResponseSchema,
 } from '@studioshot/contracts';
 import { endTask, TASK_EFFECTS } from '@studioshot/db';
+import { CREDIT_LIST_PRICE_CENTS } from '@studioshot/pricing';
 import { STYLES, templateById, templatePrompt } from '@studioshot/templates';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +104,8 @@ describe('POST /api/v1/generation/generate-trained', () => {
       success: true,
       model_id: modelId,
       credits_used: 1,
-      cost: 29,
+      // One credit at list price, to the cent: $9.99 for 20 credits.
+      cost: Math.round(CREDIT_LIST_PRICE_CENTS) / 100,
     });
     expect(body.generation_time).toBeGreaterThanOrEqual(0);
     // A plain user's custom prompt is not used: the template's, with the model's trigger word.
@@ -394,7 +396,7 @@ describe('the other Generate calls', () => {
       num_images: 4,
     });
     expect(none.status).toBe(409);
-    expect(none.body.detail).toBe(MESSAGES.trainModelFirst);
+    expect(none.body.detail).toBe(MESSAGES.uploadPhotosFirst);
     expect(await balance(t, user.id)).toBe(3);
 
     await trainedModel(t, user.id);
@@ -413,6 +415,36 @@ describe('the other Generate calls', () => {
     const unknownStyle = await generate(t, user, '/api/v1/inference/generate', { style: 'gothic' });
     expect([unknownStyle.status, unknownStyle.body.detail]).toEqual([422, MESSAGES.styleNotFound]);
     expect(await balance(t, user.id)).toBe(2);
+  });
+
+  it('without a model, restyles the best checked photo on the default engine', async () => {
+    const user = await creditUser(t, 2);
+    const session = await completedSession(t, user.id, { usable: 3, unusable: 1 });
+    const photos = await t.c.db
+      .selectFrom('photos')
+      .select(['id', 'usable'])
+      .where('session_id', '=', session)
+      .orderBy('created_at')
+      .execute();
+    // The sharpest usable photo is the best; an unusable one never is, however sharp.
+    const sharpness = [40, 95, 60, 500];
+    for (const [i, photo] of photos.entries())
+      await t.c.db
+        .updateTable('photos')
+        .set({ analysis: JSON.stringify({ sharpness: sharpness[i] }), usable: i < 3 })
+        .where('id', '=', photo.id)
+        .execute();
+    const res = await generate(t, user, '/api/v1/inference/generate', { style: 'professional' });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const body = ZGenerationResultSchema.parse(res.body);
+    expect(body.model_id).toBeNull();
+    const row = await generationRow(t, body.id);
+    expect(row.source_photo_id).toBe(photos[1]!.id);
+    expect(row.model_id).toBeNull();
+    expect((await taskRow(t, body.id)).engine_kind).toBe('studio');
+    expect(await balance(t, user.id)).toBe(1);
+    // The prompt names the person with the default trigger word.
+    expect(body.prompt).toMatch(/\bperson\b/);
   });
 
   it('premium /api/v1/inference/generate with a model, and the post-payment /inference/generate', async () => {

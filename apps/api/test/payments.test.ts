@@ -8,6 +8,7 @@ import {
 } from '@studioshot/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trainedModel } from './generation-helpers.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 import {
   countRows,
@@ -394,8 +395,10 @@ describe('subscriptions', () => {
 });
 
 describe('generation order', () => {
-  it('charges $29 and grants the generation credit once', async () => {
-    const token = await newUser();
+  it('charges $29; the order pays for its one generation, so no credits are granted', async () => {
+    const buyer = await registerUser(t);
+    const token = buyer.tokens.access_token;
+    await trainedModel(t, (buyer.res.body as { user: { id: string } }).user.id);
     const intent = await createIntent(t, token, '/api/v1/users/create-payment-intent', {
       style: 'professional',
     });
@@ -406,8 +409,8 @@ describe('generation order', () => {
     });
     expect(res.body).toMatchObject({
       kind: 'generation',
-      credits_awarded: 1,
-      new_credits_balance: 1,
+      credits_awarded: 0,
+      new_credits_balance: 0,
     });
   });
 });

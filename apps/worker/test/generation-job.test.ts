@@ -134,6 +134,32 @@ describe('generation.run through BullMQ, Postgres, storage and the real engine',
     expect(await job!.getState()).toMatch(/waiting|prioritized/);
   });
 
+  it('without a model, restyles one checked photo into four headshots ranked against it', async () => {
+    const photo = await suite.db
+      .selectFrom('photos')
+      .select('id')
+      .where('session_id', '=', trained.sessionId)
+      .where('usable', '=', true)
+      .orderBy('created_at')
+      .executeTakeFirstOrThrow();
+    const generation = await seedGeneration(suite, trained, { photo: { id: photo.id }, seed: 3 });
+    const task = await waitForFinalTask(suite, generation.taskId, 120_000);
+    expect(task.status, task.error_message ?? '').toBe('completed');
+    expect(task.result).toMatchObject({ images: 4, model_id: null, source_photo_id: photo.id });
+    const images = await generatedImages(suite, generation.generationId);
+    expect(images).toHaveLength(4);
+    expect(images.every((i) => i.model_id === null && i.identity_score! > 0)).toBe(true);
+  });
+
+  it('a restyle whose photo was deleted fails clearly, without retrying', async () => {
+    const generation = await seedGeneration(suite, trained, { photo: { id: null } });
+    const task = await waitForFinalTask(suite, generation.taskId, 60_000);
+    expect(task).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(task.error_message).toBe(
+      'The photo these headshots were to be made from has been deleted. Please upload your photos again.',
+    );
+  });
+
   it('rebuilds a model trained before generation existed, while its photos are there', async () => {
     await suite.db
       .updateTable('models')

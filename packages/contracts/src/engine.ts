@@ -40,6 +40,8 @@ export const ZTrainParamsSchema = z.strictObject({
   output_dir: z.string(),
   trigger_word: z.string(),
   model_name: z.string(),
+  /** Fewer usable photos fail the training; absent: the engine's own minimum (a one-photo restyle sends 1). */
+  min_usable_photos: z.number().int().min(1).optional(),
 });
 export type TrainParams = z.infer<typeof ZTrainParamsSchema>;
 

@@ -81,9 +81,15 @@ export type GenerateTrainedRequest = z.infer<typeof ZGenerateTrainedRequestSchem
 
 /**
  * POST /api/v1/inference/generate (legacy page: prompt, style, num_images; premium page: with
- * model_id) and POST /inference/generate (post-payment page: prompt, num_images, width, height).
- * Without model_id the user's latest completed model is used; a user without one is told to
- * upload photos and train first (the engine renders from a model, never from raw photos).
+ * model_id) and POST /inference/generate (post-payment page: prompt, num_images, width, height,
+ * and the `payment_intent` of its $29 order). Without model_id the user's latest completed model
+ * is used; a user without one gets their best checked photo restyled; with neither, they are
+ * told to upload photos first.
+ *
+ * With `payment_intent`: the order pays for the generation (no credits reserved) and is bound to
+ * it, one generation per payment: a repeat (a reload of the results page) answers that same
+ * generation whatever else it sends. The payment must be the caller's succeeded generation order
+ * (404 otherwise, 402 while unpaid). Should the generation fail for good, the order is refunded.
  */
 export const ZInferenceGenerateRequestSchema = z.strictObject({
   prompt,
@@ -96,6 +102,7 @@ export const ZInferenceGenerateRequestSchema = z.strictObject({
   height: side,
   seed,
   idempotency_key: ZIdempotencyKeySchema.optional(),
+  payment_intent: z.string().trim().min(1).max(255).optional(),
 });
 export type InferenceGenerateRequest = z.infer<typeof ZInferenceGenerateRequestSchema>;
 
@@ -210,7 +217,7 @@ export const ZGenerationResultSchema = z.object({
   generation_time: z.number().nullable(),
   /** Credits this generation spent (kept when delivered, given back when it fails). */
   credits_used: z.number().int(),
-  /** What those credits are worth in dollars at the generation order's price ($29 a credit). */
+  /** What it cost in dollars: its order's price when a payment paid for it, else its credits at list price. */
   cost: z.number(),
   created_at: z.string(),
   completed_at: z.string().nullable(),

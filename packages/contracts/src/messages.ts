@@ -121,8 +121,13 @@ export const MESSAGES = {
   // Generation
   modelNotFound: 'Selected model not found',
   modelNotReady: 'This model has not finished training, so it cannot generate headshots yet.',
-  trainModelFirst:
-    'Upload your photos and train your personal model first: your headshots are made from it.',
+  uploadPhotosFirst:
+    'Upload your photos first: your headshots are made from your personal model or, until it is trained, from your best photo.',
+  generationPaymentNeedsPhotos:
+    'Upload your photos before paying for headshots: we need a clear photo of your face to make them.',
+  paymentNotForGeneration: 'This payment is not a headshot generation order.',
+  paymentNotFound: 'Payment not found',
+  generationOrderRefunded: 'Your payment for it has been refunded.',
   generationFailed: 'Generation failed',
   noImagesGenerated: 'No images were generated. Please try again.',
   generationNotFound: 'Generation not found',

@@ -77,7 +77,7 @@ export interface CreditLedgerTable {
 }
 
 export type PaymentKind = 'credits' | 'subscription' | 'upgrade' | 'training_slots' | 'generation';
-export type PaymentStatus = 'pending' | 'succeeded' | 'failed';
+export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
 
 export interface PaymentsTable {
   id: Generated<string>;
@@ -90,6 +90,8 @@ export interface PaymentsTable {
   currency: string;
   status: PaymentStatus;
   fulfilled_at: Timestamp | null;
+  /** When the provider refunded it (a paid generation that failed for good). */
+  refunded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -104,6 +106,7 @@ export interface TestPaymentIntentsTable {
   metadata: ColumnType<Record<string, string>, string, string>;
   idempotency_key: string | null;
   last_payment_error: string | null;
+  amount_refunded: Generated<number>;
   created_at: Timestamp;
 }
 
@@ -220,6 +223,10 @@ export interface GenerationsTable {
   size: Generated<number>;
   seed: number;
   idempotency_key: string | null;
+  /** The generation order that paid for it (then it reserves no credits); one per payment. */
+  payment_id: string | null;
+  /** Without a personal model: the checked photo it restyles. */
+  source_photo_id: string | null;
   created_at: Timestamp;
 }
 

@@ -233,8 +233,16 @@ export function findUpgradeOffer(plan: string): UpgradeOffer | undefined {
   return UPGRADE_OFFERS.find((offer) => offer.plan === plan);
 }
 
-/** One generation order on the post-payment page: 4 headshots for $29. */
-export const GENERATION_ORDER = { price_cents: 2900, images: 4, credits: 1 } as const;
+/**
+ * One generation order on the post-payment page: 4 headshots for $29. The payment itself pays for
+ * exactly one generation (bound to it, no credits granted); it is refunded if that generation
+ * fails for good.
+ */
+export const GENERATION_ORDER = { price_cents: 2900, images: 4 } as const;
+
+/** What one credit is worth at list price (the smallest credit package), in cents. */
+export const CREDIT_LIST_PRICE_CENTS =
+  CREDIT_PACKAGES[0]!.price_cents / CREDIT_PACKAGES[0]!.credits;
 
 export const TRAINING_FEE_DOLLARS = 25;
 export const FREE_CREDITS_INCLUDED = 0;

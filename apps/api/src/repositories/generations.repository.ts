@@ -37,7 +37,11 @@ export interface GenerationUser {
 
 export interface NewGeneration {
   userId: string;
-  modelId: string;
+  /** Null: no personal model, `sourcePhotoId` is restyled. */
+  modelId: string | null;
+  sourcePhotoId: string | null;
+  /** The generation order paying for it (then `credits` is 0); one generation per payment. */
+  paymentId: string | null;
   taskType: Extract<TaskType, 'generation' | 'batch_generation'>;
   engineKind: EngineKindName;
   priority: TaskPriority;
@@ -151,8 +155,11 @@ export class GenerationsRepository {
             size: input.size,
             seed: input.seed,
             idempotency_key: input.idempotencyKey,
+            payment_id: input.paymentId,
+            source_photo_id: input.sourcePhotoId,
           })
           .execute();
+        if (input.credits === 0) return;
         const reserved = await applyLedgerEntry(trx, {
           userId: input.userId,
           delta: -input.credits,
@@ -164,11 +171,83 @@ export class GenerationsRepository {
       return { outcome: 'created', id };
     } catch (error) {
       if (error instanceof InsufficientCredits) return { outcome: 'insufficient' };
-      if (!isUniqueViolation(error, 'generations_idempotency_key')) throw error;
-      const first = await this.findByIdempotencyKey(input.userId, input.idempotencyKey);
+      const first = isUniqueViolation(error, 'generations_idempotency_key')
+        ? await this.findByIdempotencyKey(input.userId, input.idempotencyKey)
+        : input.paymentId && isUniqueViolation(error, 'generations_payment_id_key')
+          ? await this.findByPayment(input.paymentId)
+          : undefined;
       if (!first) throw error;
       return { outcome: 'existing', id: first.id };
     }
+  }
+
+  findByPayment(paymentId: string): Promise<GenerationRow | undefined> {
+    return this.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('payment_id', '=', paymentId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The user's best checked photo: usable, sharpest face first, then newest. What a generation
+   * without a personal model restyles.
+   */
+  async bestCheckedPhoto(userId: string): Promise<{ id: string } | undefined> {
+    return this.db
+      .selectFrom('photos')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('usable', '=', true)
+      .orderBy(sql`(analysis->>'sharpness')::float8`, (ob) => ob.desc().nullsLast())
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Whether the user has a completed model or a usable photo: something to generate from. */
+  async hasGenerationSource(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectNoFrom((eb) => [
+        eb
+          .or([
+            eb.exists(
+              eb
+                .selectFrom('models')
+                .select('id')
+                .where('user_id', '=', userId)
+                .where('status', '=', 'completed'),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('photos')
+                .select('id')
+                .where('user_id', '=', userId)
+                .where('usable', '=', true),
+            ),
+          ])
+          .as('has_source'),
+      ])
+      .executeTakeFirstOrThrow();
+    return Boolean(row.has_source);
+  }
+
+  /**
+   * Paid generations that ended without images (failed or cancelled for good) whose order is
+   * still counted as paid: what the refund sweep gives back at the provider.
+   */
+  unrefundedFailedPaidGenerations(limit = 50): Promise<{ id: string; payment_id: string }[]> {
+    return this.db
+      .selectFrom('generations as g')
+      .innerJoin('tasks as t', 't.id', 'g.id')
+      .innerJoin('payments as p', 'p.id', 'g.payment_id')
+      .select(['g.id', 'p.id as payment_id'])
+      .where('t.status', 'in', ['failed', 'cancelled'])
+      .where('p.status', '=', 'succeeded')
+      .orderBy('t.completed_at')
+      .limit(limit)
+      .execute();
   }
 
   /** A generation of the user's with its task's state. */
@@ -182,6 +261,8 @@ export class GenerationsRepository {
         'g.model_id',
         'g.items',
         'g.images_per_item',
+        'g.payment_id',
+        'g.source_photo_id',
         'g.created_at',
         't.task_type',
         't.status',

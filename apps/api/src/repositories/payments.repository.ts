@@ -65,6 +65,25 @@ export class PaymentsRepository {
       .executeTakeFirst();
   }
 
+  findById(paymentId: string): Promise<Payment | undefined> {
+    return this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', paymentId)
+      .executeTakeFirst();
+  }
+
+  /** A succeeded payment becomes refunded, once: answers whether this call did it. */
+  async markRefunded(paymentId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('payments')
+      .set({ status: 'refunded', refunded_at: sql`now()`, updated_at: sql`now()` })
+      .where('id', '=', paymentId)
+      .where('status', '=', 'succeeded')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
   async markFailed(paymentId: string): Promise<void> {
     await this.db
       .updateTable('payments')

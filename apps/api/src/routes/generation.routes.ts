@@ -103,6 +103,7 @@ export function generationRoutes(deps: {
         templateIds: body.template_id ? [body.template_id] : [],
         style: body.style,
         size: squareSide(body.width, body.height),
+        paymentIntentId: body.payment_intent,
       }),
     );
   };

@@ -9,7 +9,11 @@ import {
   type TaskPriority,
 } from '@studioshot/contracts';
 import type { GenerationItem } from '@studioshot/db';
-import { CREDITS_PER_GENERATION, GENERATION_ORDER } from '@studioshot/pricing';
+import {
+  CREDIT_LIST_PRICE_CENTS,
+  CREDITS_PER_GENERATION,
+  GENERATION_ORDER,
+} from '@studioshot/pricing';
 import type { Storage } from '@studioshot/storage';
 import {
   STYLES,
@@ -32,12 +36,15 @@ import type {
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
+import type { PaymentsService } from './payments.service.js';
 import type { ImageTokens } from './image-tokens.js';
 
 /** What a generation says until a worker takes it. */
 const QUEUED_MESSAGE = 'Waiting for a worker';
 /** The style whose templates a generation without template or style uses. */
 const DEFAULT_STYLE = 'professional';
+/** The word a prompt names the person by when there is no model (a model's own default too). */
+const DEFAULT_TRIGGER_WORD = 'person';
 
 /** Every Generate call, whatever its shape, comes down to this. */
 export interface GenerationRequest {
@@ -58,7 +65,14 @@ export interface GenerationRequest {
   /** Engine settings the request carried (steps, guidance), kept on the task. */
   params?: Record<string, unknown>;
   idempotencyKey?: string;
+  /** The post-payment page's $29 order: it pays for this generation, one per payment. */
+  paymentIntentId?: string;
 }
+
+/** What a generation renders from: the personal model, or without one the best checked photo. */
+type GenerationSource =
+  | { model: GenerationModel; photoId: null; engineKind: EngineKind; triggerWord: string }
+  | { model: null; photoId: string; engineKind: EngineKind; triggerWord: string };
 
 export interface GenerationAnswer {
   /** 200 completed with images, 202 still queued or running when the wait ran out. */
@@ -75,6 +89,9 @@ export class GenerationService {
   constructor(
     private readonly deps: {
       generations: GenerationsRepository;
+      payments: Pick<PaymentsService, 'generationOrder' | 'refundGenerationOrder'>;
+      /** The engine that restyles a photo when the user has no model (the API's ENGINE_KIND). */
+      defaultEngine: EngineKind;
       tasks: TasksRepository;
       jobs: JobQueueRepository;
       events: TaskEventsRepository;
@@ -91,12 +108,23 @@ export class GenerationService {
     const id = await this.accept(userId, request);
     await this.waitForEnd(id, this.deps.waitMs);
     const body = await this.result(userId, id);
-    if (body.status === 'completed' && body.images.length > 0) return { status: 200, body };
+    if (body.status === 'completed' && body.images.length > 0)
+      return { status: 200, body: publicResult(body) };
     if (body.status === 'completed')
       throw new AppError('generation_failed', MESSAGES.noImagesGenerated);
-    if (FINAL_TASK_STATUSES.includes(body.status))
-      throw new AppError('generation_failed', body.error_message ?? MESSAGES.generationFailed);
-    return { status: 202, body };
+    if (FINAL_TASK_STATUSES.includes(body.status)) {
+      const reason = body.error_message ?? MESSAGES.generationFailed;
+      if (!body.payment_id) throw new AppError('generation_failed', reason);
+      // A paid generation that failed is refunded now (the sweep retries if the provider fails).
+      await this.deps.payments.refundGenerationOrder(body.payment_id).catch((error: unknown) => {
+        this.deps.logger.error(
+          { err: error, generationId: id },
+          'could not refund a paid generation',
+        );
+      });
+      throw new AppError('generation_failed', `${reason} ${MESSAGES.generationOrderRefunded}`);
+    }
+    return { status: 202, body: publicResult(body) };
   }
 
   /**
@@ -104,15 +132,27 @@ export class GenerationService {
    * answers that generation, before any check, and reserves nothing.
    */
   async accept(userId: string, request: GenerationRequest): Promise<string> {
-    const key = request.idempotencyKey;
-    if (!key) throw new AppError('validation_error', MESSAGES.idempotencyKeyRequired);
-    const seen = await this.deps.generations.findByIdempotencyKey(userId, key);
-    if (seen) return seen.id;
+    // A paid generation is keyed by its payment; any other by the client's key for the click.
+    let paymentId: string | null = null;
+    let key = request.idempotencyKey;
+    if (request.paymentIntentId) {
+      const payment = await this.deps.payments.generationOrder(userId, request.paymentIntentId);
+      const bound = await this.deps.generations.findByPayment(payment.id);
+      if (bound) return bound.id;
+      paymentId = payment.id;
+      key = `order:${payment.id}`;
+    } else {
+      if (!key) throw new AppError('validation_error', MESSAGES.idempotencyKeyRequired);
+      const seen = await this.deps.generations.findByIdempotencyKey(userId, key);
+      if (seen) return seen.id;
+    }
 
     const user = await this.deps.generations.userForGeneration(userId);
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
-    const model = await this.model(userId, request.modelId);
-    const items = this.items(user, model, request);
+    const source = await this.source(userId, request.modelId);
+    const items = this.items(user, source.triggerWord, request);
+    if (paymentId && items.length > 1)
+      throw new AppError('validation_error', 'A generation order renders one template.');
     const taskType = request.taskType ?? (items.length > 1 ? 'batch_generation' : 'generation');
     if (taskType === 'generation' && items.length > 1)
       throw new AppError(
@@ -122,15 +162,18 @@ export class GenerationService {
 
     const outcome = await this.deps.generations.create({
       userId,
-      modelId: model.id,
+      modelId: source.model?.id ?? null,
+      sourcePhotoId: source.photoId,
+      paymentId,
       taskType,
-      engineKind: model.model_type as EngineKind,
+      engineKind: source.engineKind,
       priority: request.priority,
       items,
       imagesPerItem: request.numImages,
       size: request.size,
       seed: request.seed ?? randomInt(0, 2 ** 31 - 1),
-      credits: items.length * CREDITS_PER_GENERATION,
+      // The order pays for a paid generation; any other reserves a credit per template.
+      credits: paymentId ? 0 : items.length * CREDITS_PER_GENERATION,
       idempotencyKey: key,
       params: request.params ?? {},
       message: QUEUED_MESSAGE,
@@ -143,7 +186,7 @@ export class GenerationService {
         outcome.id,
         taskType,
         request.priority,
-        model.model_type as EngineKind,
+        source.engineKind,
       );
     } catch (error) {
       this.deps.logger.error({ err: error, taskId: outcome.id }, 'could not queue a generation');
@@ -161,8 +204,11 @@ export class GenerationService {
     return outcome.id;
   }
 
-  /** One of the user's generations, with its images (best first). */
-  async result(userId: string, generationId: string): Promise<GenerationResult> {
+  /** One of the user's generations, with its images (best first), and the order that paid. */
+  async result(
+    userId: string,
+    generationId: string,
+  ): Promise<GenerationResult & { payment_id: string | null }> {
     const row = await this.deps.generations.findForUser(userId, generationId);
     if (!row) throw new AppError('not_found', MESSAGES.generationNotFound);
     const [images, credits] = await Promise.all([
@@ -189,7 +235,10 @@ export class GenerationService {
           ? Math.round((row.completed_at.getTime() - row.created_at.getTime()) / 100) / 10
           : null,
       credits_used: credits,
-      cost: (credits * GENERATION_ORDER.price_cents) / GENERATION_ORDER.credits / 100,
+      cost: row.payment_id
+        ? GENERATION_ORDER.price_cents / 100
+        : Math.round(credits * CREDIT_LIST_PRICE_CENTS) / 100,
+      payment_id: row.payment_id,
       created_at: row.created_at.toISOString(),
       completed_at: row.completed_at?.toISOString() ?? null,
     };
@@ -278,14 +327,38 @@ export class GenerationService {
     });
   }
 
+  /**
+   * The model asked for, else the latest completed one, else (no model at all) the best checked
+   * photo, restyled by this API's engine kind.
+   */
+  private async source(userId: string, modelId: string | undefined): Promise<GenerationSource> {
+    if (!modelId) {
+      const latest = await this.deps.generations.latestCompletedModel(userId);
+      if (!latest) {
+        const photo = await this.deps.generations.bestCheckedPhoto(userId);
+        if (!photo) throw new AppError('conflict', MESSAGES.uploadPhotosFirst);
+        return {
+          model: null,
+          photoId: photo.id,
+          engineKind: this.deps.defaultEngine,
+          triggerWord: DEFAULT_TRIGGER_WORD,
+        };
+      }
+    }
+    const model = await this.model(userId, modelId);
+    return {
+      model,
+      photoId: null,
+      engineKind: model.model_type as EngineKind,
+      triggerWord: model.trigger_word,
+    };
+  }
+
   private async model(userId: string, modelId: string | undefined): Promise<GenerationModel> {
     const model = modelId
       ? await this.deps.generations.findModel(userId, modelId)
       : await this.deps.generations.latestCompletedModel(userId);
-    if (!model)
-      throw modelId
-        ? new AppError('not_found', MESSAGES.modelNotFound)
-        : new AppError('conflict', MESSAGES.trainModelFirst);
+    if (!model) throw new AppError('not_found', MESSAGES.modelNotFound);
     if (
       model.status !== 'completed' ||
       !model.artifact_key ||
@@ -301,7 +374,7 @@ export class GenerationService {
   /** The templates to render and the prompt built for each (spec: prompt building). */
   private items(
     user: GenerationUser,
-    model: GenerationModel,
+    triggerWord: string,
     request: GenerationRequest,
   ): GenerationItem[] {
     const templates: Template[] =
@@ -325,7 +398,7 @@ export class GenerationService {
         prompt: buildPrompt({
           customPrompt: customAllowed ? request.prompt : undefined,
           templatePrompt: templatePrompt(template, variant),
-          triggerWord: model.trigger_word,
+          triggerWord,
         }),
       };
     });
@@ -351,6 +424,14 @@ export class GenerationService {
       created_at: image.created_at.toISOString(),
     };
   }
+}
+
+/** The answer without what only the server needs (which payment paid). */
+function publicResult({
+  payment_id: _paymentId,
+  ...result
+}: GenerationResult & { payment_id: string | null }): GenerationResult {
+  return result;
 }
 
 /** A style's template for the user: the first of its category for their gender, if known. */

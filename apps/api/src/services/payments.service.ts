@@ -25,6 +25,7 @@ import type Stripe from 'stripe';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
+import type { GenerationsRepository } from '../repositories/generations.repository.js';
 import type {
   PaymentProvider,
   ProviderIntent,
@@ -78,7 +79,8 @@ function grantOf(payment: Pick<Payment, 'kind' | 'item_id'>): Grant {
       return { credits: plan.credits, trainingSlots: 0, plan: plan.id, reason: 'plan_upgrade' };
     }
     case 'generation':
-      return { credits: GENERATION_ORDER.credits, trainingSlots: 0, reason: 'generation_order' };
+      // The order pays for one generation itself (bound to it when the results page asks).
+      return { credits: 0, trainingSlots: 0, reason: 'generation_order' };
   }
 }
 
@@ -97,6 +99,11 @@ export class PaymentsService {
       ledger: CreditLedgerRepository;
       users: UsersRepository;
       provider: PaymentProvider;
+      /** Whether a user has something to generate from, and the paid generations that failed. */
+      generations: Pick<
+        GenerationsRepository,
+        'hasGenerationSource' | 'unrefundedFailedPaidGenerations'
+      >;
       /** Verifies webhook signatures; absent when no webhook secret is configured. */
       webhooks?: { stripe: Stripe; secret: string; toleranceSeconds: number };
       logger: Logger;
@@ -245,7 +252,16 @@ export class PaymentsService {
     );
   }
 
-  createGenerationPayment(userId: string, requestKey: string): Promise<PaymentIntentResponse> {
+  /**
+   * The $29 order. Refused before any charge when there is nothing to make headshots from: no
+   * completed model and no usable photo.
+   */
+  async createGenerationPayment(
+    userId: string,
+    requestKey: string,
+  ): Promise<PaymentIntentResponse> {
+    if (!(await this.deps.generations.hasGenerationSource(userId)))
+      throw new AppError('conflict', MESSAGES.generationPaymentNeedsPhotos);
     return this.createPayment(
       userId,
       'generation',
@@ -342,6 +358,64 @@ export class PaymentsService {
       planType: user.plan_type,
       trainingLimit: user.training_limit,
     };
+  }
+
+  /**
+   * The caller's paid generation order behind `intentId`, fulfilled (confirmed at the provider
+   * if no confirm call or webhook has yet): what a paid generation is bound to.
+   */
+  async generationOrder(userId: string, intentId: string): Promise<Payment> {
+    const payment = await this.deps.payments.findByIntent(intentId);
+    // Another user's payment is answered exactly like a missing one.
+    if (!payment || payment.user_id !== userId)
+      throw new AppError('payment_not_found', MESSAGES.paymentNotFound);
+    if (payment.kind !== 'generation')
+      throw new AppError('bad_request', MESSAGES.paymentNotForGeneration);
+    if (!payment.fulfilled_at) {
+      const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
+      if (!intent || intent.status !== 'succeeded')
+        throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted);
+      await this.fulfil(payment, intent);
+    }
+    return payment;
+  }
+
+  /**
+   * Gives a paid generation's order back at the provider, once (the provider's idempotency key
+   * and the conditional status change both guard it). Safe to call again after a crash.
+   */
+  async refundGenerationOrder(paymentId: string): Promise<boolean> {
+    const payment = await this.deps.payments.findById(paymentId);
+    if (!payment || payment.kind !== 'generation' || payment.status !== 'succeeded') return false;
+    await this.deps.provider.refundIntent({
+      intentId: payment.provider_intent_id,
+      amount: payment.amount_cents,
+      idempotencyKey: `refund:${payment.id}`,
+    });
+    const refunded = await this.deps.payments.markRefunded(payment.id);
+    if (refunded)
+      this.deps.logger.info({ paymentId }, 'generation order refunded: its generation failed');
+    return refunded;
+  }
+
+  /**
+   * Refunds every paid generation that failed for good and is not refunded yet: run at each
+   * failure seen and on a schedule, so a refund the provider refused or a crash interrupted is
+   * tried again. Answers how many were refunded.
+   */
+  async refundFailedPaidGenerations(): Promise<number> {
+    let refunded = 0;
+    for (const { payment_id } of await this.deps.generations.unrefundedFailedPaidGenerations()) {
+      try {
+        if (await this.refundGenerationOrder(payment_id)) refunded += 1;
+      } catch (error) {
+        this.deps.logger.error(
+          { err: error, paymentId: payment_id },
+          'could not refund a failed paid generation; will retry',
+        );
+      }
+    }
+    return refunded;
   }
 
   /**

@@ -50,6 +50,8 @@ class TrainParams:
     output_dir: str
     trigger_word: str
     model_name: str
+    # Fewer usable photos than this fail the training; None: the engine's own minimum.
+    min_usable_photos: int | None = None
 
 
 @dataclass(frozen=True)
@@ -252,6 +254,7 @@ def _train_params(value: dict[str, Any]) -> TrainParams:
         output_dir=value["output_dir"],
         trigger_word=value["trigger_word"],
         model_name=value["model_name"],
+        min_usable_photos=value.get("min_usable_photos"),
     )
 
 

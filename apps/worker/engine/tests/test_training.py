@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,18 @@ def test_too_few_photos_at_all_is_bad_input(trainer: StudioTrainer, tmp_path: Pa
         BadInput, match=r"^A model needs at least 3 photos that clearly show your face; we received 1 photo\.$"
     ):
         trainer.train(RecordingJob(), train_params([fixture_photo("astronaut")], tmp_path))
+
+
+def test_a_one_photo_restyle_reads_a_single_face(trainer: StudioTrainer, tmp_path: Path) -> None:
+    params = train_params([fixture_photo("astronaut")], tmp_path)
+    summary = trainer.train(RecordingJob(), replace(params, min_usable_photos=1))
+    assert summary["photos_used"] == 1 and (tmp_path / "model.npz").exists()
+
+
+def test_a_one_photo_restyle_of_no_face_says_so(trainer: StudioTrainer, tmp_path: Path) -> None:
+    params = train_params([fixture_photo("no-face-texture")], tmp_path)
+    with pytest.raises(BadInput, match=r"^Your photo could not be used to make headshots\."):
+        trainer.train(RecordingJob(), replace(params, min_usable_photos=1))
 
 
 def test_a_missing_photo_fails_before_any_work(trainer: StudioTrainer, tmp_path: Path) -> None:

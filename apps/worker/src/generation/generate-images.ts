@@ -15,8 +15,13 @@ import {
   type TaskRun,
   type TaskWork,
 } from '../tasks/task-runner.js';
-import { ARTIFACT_FORMAT, buildModel, type TrainModelDeps } from '../training/train-model.js';
-import { usablePhotos } from '../training/training-store.js';
+import {
+  ARTIFACT_FORMAT,
+  buildModel,
+  localPhotos,
+  type TrainModelDeps,
+} from '../training/train-model.js';
+import { usablePhoto, usablePhotos } from '../training/training-store.js';
 import { rankByIdentity } from './rank-images.js';
 
 export interface GenerateDeps extends TrainModelDeps {
@@ -28,6 +33,7 @@ export interface GenerateDeps extends TrainModelDeps {
 
 export const GENERATION_MESSAGES = {
   starting: 'Preparing your model',
+  readingPhoto: 'Reading your photo',
   upgrading: 'Updating your model for generation',
   rendering: 'Creating your headshots',
   ranking: 'Choosing your best shots',
@@ -44,6 +50,8 @@ export const GENERATION_MESSAGES = {
   modelNotReady: 'This model has not finished training, so it cannot generate headshots yet.',
   otherEngine: 'This model was trained by another engine and cannot be generated here.',
   unknownTemplate: 'This style template no longer exists.',
+  photoGone:
+    'The photo these headshots were to be made from has been deleted. Please upload your photos again.',
   noImages: 'The generation engine finished without producing any image.',
 } as const;
 
@@ -55,6 +63,8 @@ const UPGRADE = {
   engine: { start: 5, end: 35 },
   store: { start: 35, end: 40 },
 };
+// A generation without a model reads its photo first: download 0-3 %, the engine's read to 10 %.
+const PHOTO = { download: { start: 0, end: 3 }, engine: { start: 3, end: 10 } };
 const RANK: ProgressBand = { start: 85, end: 92 };
 const STORE: ProgressBand = { start: 92, end: 100 };
 /** Thumbnails for galleries: the long side, in pixels. */
@@ -67,6 +77,8 @@ interface GenerationPlan {
   imagesPerItem: number;
   size: number;
   seed: number;
+  /** Without a model: the checked photo to restyle. */
+  sourcePhotoId: string | null;
   model: {
     id: string;
     userId: string;
@@ -94,7 +106,8 @@ interface GeneratedFile {
  * on the warm engine session, ranks them by likeness to the person, stores them and their
  * thumbnails under fixed keys, and completes the task with its images (the task runner's ladder
  * does the rest). Reads only the model's row and artifact, never the photos, except to rebuild a
- * model trained before generation existed while its photos are still there.
+ * model trained before generation existed while its photos are still there, and for a user with
+ * no model, the one checked photo the generation restyles.
  */
 export function generateWork(deps: GenerateDeps): TaskWork {
   return {
@@ -104,38 +117,96 @@ export function generateWork(deps: GenerateDeps): TaskWork {
     async execute(run) {
       const plan = await loadPlan(deps.db, run.task.id);
       if (!plan) throw new TaskInputError(GENERATION_MESSAGES.notFound);
-      const model = plan.model;
-      if (!model || model.status !== 'completed' || !model.artifactKey) {
-        throw new TaskInputError(GENERATION_MESSAGES.modelNotReady);
-      }
-      if (model.modelType !== deps.kind) throw new TaskInputError(GENERATION_MESSAGES.otherEngine);
+      const source = plan.model
+        ? await modelSource(deps, run, plan.model)
+        : await photoSource(deps, run, plan);
 
-      let artifactKey = model.artifactKey;
-      let references = model.faceDescriptors ?? [];
-      let rendering: ProgressBand = { start: MODEL.end, end: RANK.start };
-      if ((model.artifactFormat ?? 1) < ARTIFACT_FORMAT) {
-        const rebuilt = await upgradeModel(deps, run, model);
-        artifactKey = rebuilt.artifactKey;
-        references = rebuilt.references;
-        rendering = { start: UPGRADE.store.end, end: RANK.start };
-      }
-      run.report(MODEL, 0.5, GENERATION_MESSAGES.starting);
-      const modelFile = await deps.storage.localFile(artifactKey);
-      run.onCleanup(() => modelFile.release());
-
-      const files = await render(deps, run, plan, modelFile.path, rendering);
+      const files = await render(deps, run, plan, source.modelPath, source.rendering);
       run.report(RANK, 0, GENERATION_MESSAGES.ranking);
-      const ranked = await rankByIdentity(await deps.analyzer(), files, references);
+      const ranked = await rankByIdentity(await deps.analyzer(), files, source.references);
       const images = await storeImages(deps, run, plan, ranked);
       return {
         result: {
           images: images.length,
-          model_id: model.id,
+          model_id: plan.model?.id ?? null,
+          source_photo_id: plan.model ? null : plan.sourcePhotoId,
           engine_seconds: Math.round(run.engineSeconds * 100) / 100,
         },
         output: { type: 'generation', images },
       };
     },
+  };
+}
+
+/** What the images are rendered from, the faces they are ranked against, and their band. */
+interface RenderSource {
+  modelPath: string;
+  references: number[][];
+  rendering: ProgressBand;
+}
+
+/** The personal model's artifact (rebuilt first when it predates generation). */
+async function modelSource(
+  deps: GenerateDeps,
+  run: TaskRun,
+  model: NonNullable<GenerationPlan['model']>,
+): Promise<RenderSource> {
+  if (model.status !== 'completed' || !model.artifactKey) {
+    throw new TaskInputError(GENERATION_MESSAGES.modelNotReady);
+  }
+  if (model.modelType !== deps.kind) throw new TaskInputError(GENERATION_MESSAGES.otherEngine);
+  let artifactKey = model.artifactKey;
+  let references = model.faceDescriptors ?? [];
+  let rendering: ProgressBand = { start: MODEL.end, end: RANK.start };
+  if ((model.artifactFormat ?? 1) < ARTIFACT_FORMAT) {
+    const rebuilt = await upgradeModel(deps, run, model);
+    artifactKey = rebuilt.artifactKey;
+    references = rebuilt.references;
+    rendering = { start: UPGRADE.store.end, end: RANK.start };
+  }
+  run.report(MODEL, 0.5, GENERATION_MESSAGES.starting);
+  const modelFile = await deps.storage.localFile(artifactKey);
+  run.onCleanup(() => modelFile.release());
+  return { modelPath: modelFile.path, references, rendering };
+}
+
+/**
+ * No personal model: the engine reads the one checked photo into a model in the run's workspace
+ * (on the warm session; never stored), and the images are ranked against that photo's face.
+ */
+async function photoSource(
+  deps: GenerateDeps,
+  run: TaskRun,
+  plan: GenerationPlan,
+): Promise<RenderSource> {
+  const photo = plan.sourcePhotoId
+    ? await usablePhoto(deps.db, plan.userId, plan.sourcePhotoId)
+    : undefined;
+  if (!photo) throw new TaskInputError(GENERATION_MESSAGES.photoGone);
+  run.report(PHOTO.download, 0, GENERATION_MESSAGES.readingPhoto);
+  const photos = await localPhotos(deps, run, [photo], PHOTO.download);
+  run.stop.throwIfAborted();
+  const result = await run.runEngine(
+    await deps.engines.leaseGeneration(),
+    {
+      job_id: `${run.task.id}/photo`,
+      task: 'train',
+      params: {
+        photos,
+        output_dir: path.join(run.workspace, 'photo-model'),
+        trigger_word: 'person',
+        model_name: 'photo',
+        min_usable_photos: 1,
+      },
+    },
+    PHOTO.engine,
+  );
+  const model = result.artifacts.findLast((artifact) => artifact.kind === 'model');
+  if (!model) throw new EngineFailure('protocol', GENERATION_MESSAGES.noImages, false);
+  return {
+    modelPath: model.path,
+    references: photo.descriptor ? [photo.descriptor] : [],
+    rendering: { start: PHOTO.engine.end, end: RANK.start },
   };
 }
 
@@ -150,6 +221,7 @@ async function loadPlan(db: Db, generationId: string): Promise<GenerationPlan | 
       'g.images_per_item',
       'g.size',
       'g.seed',
+      'g.source_photo_id',
       'm.id as model_id',
       'm.user_id as model_user_id',
       'm.session_id',
@@ -171,6 +243,7 @@ async function loadPlan(db: Db, generationId: string): Promise<GenerationPlan | 
     imagesPerItem: row.images_per_item,
     size: row.size,
     seed: row.seed,
+    sourcePhotoId: row.source_photo_id,
     model:
       row.model_id && row.model_user_id
         ? {

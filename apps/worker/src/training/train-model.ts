@@ -10,7 +10,7 @@ import {
   type TaskRun,
   type TaskWork,
 } from '../tasks/task-runner.js';
-import { modelForTraining, usablePhotos } from './training-store.js';
+import { modelForTraining, usablePhotos, type UsablePhoto } from './training-store.js';
 
 export interface TrainModelDeps {
   db: Db;
@@ -98,7 +98,10 @@ export async function buildModel(
   },
   bands: { download: ProgressBand; engine: ProgressBand; store: ProgressBand },
 ): Promise<StoredModel> {
-  const photos = await localPhotos(deps, run, model.sessionId, bands.download);
+  if (!model.sessionId) throw new TaskInputError(TRAINING_MESSAGES.noPhotos);
+  const usable = await usablePhotos(deps.db, model.sessionId);
+  if (usable.length === 0) throw new TaskInputError(TRAINING_MESSAGES.noPhotos);
+  const photos = await localPhotos(deps, run, usable, bands.download);
   run.stop.throwIfAborted();
   const outputDir = path.join(run.workspace, 'model');
   const params: TrainParams = {
@@ -119,18 +122,15 @@ export async function buildModel(
 }
 
 /**
- * The session's usable photos as local files (the storage's own files for the local driver,
- * downloaded copies for S3): the optimised copy and the full-size original of each.
+ * Usable photos as local files (the storage's own files for the local driver, downloaded copies
+ * for S3): the optimised copy and the full-size original of each, released at the run's end.
  */
-async function localPhotos(
-  deps: TrainModelDeps,
+export async function localPhotos(
+  deps: Pick<TrainModelDeps, 'storage'>,
   run: TaskRun,
-  sessionId: string | null,
+  photos: UsablePhoto[],
   band: ProgressBand,
 ): Promise<TrainParams['photos']> {
-  if (!sessionId) throw new TaskInputError(TRAINING_MESSAGES.noPhotos);
-  const photos = await usablePhotos(deps.db, sessionId);
-  if (photos.length === 0) throw new TaskInputError(TRAINING_MESSAGES.noPhotos);
   let downloaded = 0;
   const fetchFile = async (key: string) => {
     const file = await deps.storage.localFile(key).catch((error: unknown) => {

@@ -31,6 +31,29 @@ export async function usablePhotos(db: Db, sessionId: string): Promise<UsablePho
   }));
 }
 
+/** One usable photo of the user's (a generation without a model restyles it); undefined if gone. */
+export async function usablePhoto(
+  db: Db,
+  userId: string,
+  photoId: string,
+): Promise<UsablePhoto | undefined> {
+  const row = await db
+    .selectFrom('photos')
+    .select(['id', 'optimized_key', 'original_key', 'analysis'])
+    .where('id', '=', photoId)
+    .where('user_id', '=', userId)
+    .where('usable', '=', true)
+    .executeTakeFirst();
+  return row
+    ? {
+        id: row.id,
+        optimizedKey: row.optimized_key,
+        originalKey: row.original_key,
+        descriptor: descriptorOf(row.analysis),
+      }
+    : undefined;
+}
+
 function descriptorOf(analysis: unknown): number[] | null {
   const descriptor = (analysis as { descriptor?: unknown } | null)?.descriptor;
   return Array.isArray(descriptor) &&

@@ -266,8 +266,14 @@ export async function seedGeneration(
     imagesPerItem?: number;
     size?: number;
     engineKind?: 'studio' | 'flux';
+    /**
+     * No model: restyle this photo of the user's, as for a user who has not trained one (null:
+     * the photo was deleted since).
+     */
+    photo?: { id: string | null };
   } = {},
 ): Promise<SeededGeneration> {
+  const modelId = options.photo ? null : training.modelId;
   const items = options.items ?? [
     { template_id: 'prof_1', variant: 0, prompt: 'professional headshot of person' },
   ];
@@ -281,8 +287,8 @@ export async function seedGeneration(
       task_type: type,
       engine_kind: options.engineKind ?? 'studio',
       status: 'queued',
-      model_id: training.modelId,
-      params: JSON.stringify({ model_id: training.modelId }),
+      model_id: modelId,
+      params: JSON.stringify({ model_id: modelId }),
     })
     .execute();
   await suite.db
@@ -290,7 +296,8 @@ export async function seedGeneration(
     .values({
       id: taskId,
       user_id: training.userId,
-      model_id: training.modelId,
+      model_id: modelId,
+      source_photo_id: options.photo?.id ?? null,
       items: JSON.stringify(items),
       images_per_item: options.imagesPerItem ?? 4,
       size: options.size ?? 1024,

@@ -20,6 +20,14 @@ export interface PaymentProvider {
   createIntent(input: CreateIntentInput): Promise<ProviderIntent>;
   /** undefined when the provider has no such intent. */
   retrieveIntent(id: string): Promise<ProviderIntent | undefined>;
+  /** Gives a succeeded intent's money back; the same key again refunds nothing more. */
+  refundIntent(input: RefundInput): Promise<void>;
+}
+
+export interface RefundInput {
+  intentId: string;
+  amount: number;
+  idempotencyKey: string;
 }
 
 export interface TestCard {

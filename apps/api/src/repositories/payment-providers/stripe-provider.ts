@@ -1,5 +1,10 @@
 import Stripe from 'stripe';
-import type { CreateIntentInput, PaymentProvider, ProviderIntent } from './provider.js';
+import type {
+  CreateIntentInput,
+  PaymentProvider,
+  ProviderIntent,
+  RefundInput,
+} from './provider.js';
 
 export interface StripeConfig {
   secretKey: string;
@@ -49,6 +54,13 @@ export class StripePaymentProvider implements PaymentProvider {
         return undefined;
       throw error;
     }
+  }
+
+  async refundIntent(input: RefundInput): Promise<void> {
+    await this.stripe.refunds.create(
+      { payment_intent: input.intentId, amount: input.amount },
+      { idempotencyKey: input.idempotencyKey },
+    );
   }
 }
 

@@ -1,7 +1,13 @@
 import type { Db } from '@studioshot/db';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { CreateIntentInput, PaymentProvider, ProviderIntent, TestCard } from './provider.js';
+import type {
+  CreateIntentInput,
+  PaymentProvider,
+  ProviderIntent,
+  RefundInput,
+  TestCard,
+} from './provider.js';
 
 /** Stripe's test cards we honour, with the outcome Stripe gives them. */
 const TEST_CARDS: Record<string, { ok: true } | { ok: false; message: string }> = {
@@ -59,6 +65,19 @@ export class TestPaymentProvider implements PaymentProvider {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toIntent(row) : undefined;
+  }
+
+  /** Records the refund on the intent; never more than was paid, as Stripe refuses that. */
+  async refundIntent(input: RefundInput): Promise<void> {
+    const refunded = await this.db
+      .updateTable('test_payment_intents')
+      .set((eb) => ({ amount_refunded: eb('amount_refunded', '+', input.amount) }))
+      .where('id', '=', input.intentId)
+      .where('status', '=', 'succeeded')
+      .where((eb) => eb(eb('amount_refunded', '+', input.amount), '<=', eb.ref('amount')))
+      .executeTakeFirst();
+    if (refunded.numUpdatedRows === 0n)
+      throw new AppError('bad_request', 'This payment cannot be refunded.');
   }
 
   /** Attaches a card: succeeds or declines the intent the way Stripe's test cards do. */

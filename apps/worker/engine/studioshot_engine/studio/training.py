@@ -125,8 +125,10 @@ class StudioTrainer:
             else:
                 usable.append(outcome)
             job.progress(index + 1, total, f"Checked photo {index + 1} of {count}")
-        if len(usable) < MIN_USABLE_PHOTOS:
-            raise BadInput(_too_few_message(len(usable), count, rejected))
+        # A one-photo restyle (a user without a model) asks for fewer; never more than the default.
+        minimum = min(params.min_usable_photos or MIN_USABLE_PHOTOS, MIN_USABLE_PHOTOS)
+        if len(usable) < minimum:
+            raise BadInput(_too_few_message(len(usable), count, rejected, minimum))
 
         ranked = sorted(usable, key=lambda analysed: (-analysed.quality.score, analysed.index))
         references = ranked[:MAX_REFERENCE_FACES]
@@ -294,8 +296,10 @@ def _face_entry(analysed: AnalysedPhoto, cutout: Cutout) -> dict[str, Any]:
     }
 
 
-def _too_few_message(usable: int, count: int, rejected: list[dict[str, str]]) -> str:
-    needed = f"A model needs at least {MIN_USABLE_PHOTOS} photos that clearly show your face"
+def _too_few_message(usable: int, count: int, rejected: list[dict[str, str]], minimum: int) -> str:
+    if minimum == 1:
+        return "Your photo could not be used to make headshots. Please upload a clear, well-lit photo of your face."
+    needed = f"A model needs at least {minimum} {_photos(minimum)} that clearly show your face"
     if not rejected:
         return f"{needed}; we received {count} {_photos(count)}."
     reasons = Counter(entry["reason"] for entry in rejected)

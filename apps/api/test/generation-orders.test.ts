@@ -1,0 +1,209 @@
+import { MESSAGES, ZGenerationResultSchema } from '@studioshot/contracts';
+import { endTask } from '@studioshot/db';
+import { GENERATION_ORDER } from '@studioshot/pricing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  balance,
+  creditUser,
+  deliver,
+  generate,
+  trainedModel,
+  type GenUser,
+} from './generation-helpers.js';
+import { createTestApp, type TestApp } from './helpers.js';
+import { createIntent, payWithCard, type Intent } from './payments-helpers.js';
+import { completedSession } from './training-helpers.js';
+
+/**
+ * The $29 generation order of the post-payment page: the payment pays for exactly one
+ * generation, bound to it, and is refunded when that generation fails for good.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ GENERATION_WAIT_MS: '0' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const ORDER = '/api/v1/users/create-payment-intent';
+const RESULTS_CALL = '/inference/generate';
+
+/** A user with a trained model who has paid the $29 order (paid, not yet confirmed). */
+async function paidOrder(user?: GenUser): Promise<{ user: GenUser; intent: Intent }> {
+  const buyer = user ?? (await creditUser(t, 0));
+  if (!user) await trainedModel(t, buyer.id);
+  const intent = await createIntent(t, buyer.token, ORDER, { style: 'professional' });
+  await payWithCard(t, buyer.token, intent).expect(200);
+  return { user: buyer, intent };
+}
+
+/** What the results page sends; each call a fresh idempotency key, as a reload would make. */
+function resultsCall(user: GenUser, intent: Intent | string) {
+  return generate(t, user, RESULTS_CALL, {
+    prompt: 'professional person',
+    num_images: 4,
+    width: 1024,
+    height: 1024,
+    style: 'professional',
+    payment_intent: typeof intent === 'string' ? intent : intent.payment_intent_id,
+  });
+}
+
+async function paymentOf(intent: Intent) {
+  return t.c.db
+    .selectFrom('payments')
+    .selectAll()
+    .where('provider_intent_id', '=', intent.payment_intent_id)
+    .executeTakeFirstOrThrow();
+}
+async function refundedAtProvider(intent: Intent): Promise<number> {
+  const row = await t.c.db
+    .selectFrom('test_payment_intents')
+    .select('amount_refunded')
+    .where('id', '=', intent.payment_intent_id)
+    .executeTakeFirstOrThrow();
+  return row.amount_refunded;
+}
+async function generationsOf(userId: string) {
+  return t.c.db
+    .selectFrom('generations')
+    .select(['id', 'payment_id'])
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+describe('the generation order', () => {
+  it('confirming it grants no credits: the payment itself pays for one generation', async () => {
+    const { user, intent } = await paidOrder();
+    const confirmed = await t.request
+      .post('/api/v1/payments/confirm-payment')
+      .set('Authorization', `Bearer ${user.token}`)
+      .send({ payment_intent_id: intent.payment_intent_id });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ kind: 'generation', credits_awarded: 0 });
+    expect(await balance(t, user.id)).toBe(0);
+  });
+
+  it('makes one generation per payment: a reload answers the same generation and its images', async () => {
+    const { user, intent } = await paidOrder();
+    const first = await resultsCall(user, intent);
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    const accepted = ZGenerationResultSchema.parse(first.body);
+    // Paid by the order, not by credits (the user has none).
+    expect(accepted.credits_used).toBe(0);
+    expect(accepted.cost).toBe(GENERATION_ORDER.price_cents / 100);
+
+    const reload = await resultsCall(user, intent);
+    expect(ZGenerationResultSchema.parse(reload.body).id).toBe(accepted.id);
+
+    const images = await deliver(t, user.id, accepted.id);
+    const done = await resultsCall(user, intent);
+    expect(done.status).toBe(200);
+    const result = ZGenerationResultSchema.parse(done.body);
+    expect(result.id).toBe(accepted.id);
+    expect(result.success).toBe(true);
+    expect(result.images.map((i) => i.position)).toEqual(images.map((i) => i.position));
+    const again = ZGenerationResultSchema.parse((await resultsCall(user, intent)).body);
+    expect(again.images.map((i) => i.id)).toEqual(result.images.map((i) => i.id));
+
+    expect(await generationsOf(user.id)).toHaveLength(1);
+    expect(await balance(t, user.id)).toBe(0);
+    expect((await paymentOf(intent)).status).toBe('succeeded');
+  });
+
+  it('concurrent calls for one payment make one generation', async () => {
+    const { user, intent } = await paidOrder();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => resultsCall(user, intent)));
+    const ids = new Set(answers.map((a) => ZGenerationResultSchema.parse(a.body).id));
+    expect(ids.size).toBe(1);
+    expect(await generationsOf(user.id)).toHaveLength(1);
+  });
+
+  it('without a model, the paid generation restyles the best checked photo', async () => {
+    const user = await creditUser(t, 0);
+    await completedSession(t, user.id, { usable: 2 });
+    const { intent } = await paidOrder(user);
+    const res = await resultsCall(user, intent);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const row = await t.c.db
+      .selectFrom('generations')
+      .selectAll()
+      .where('id', '=', ZGenerationResultSchema.parse(res.body).id)
+      .executeTakeFirstOrThrow();
+    expect(row.model_id).toBeNull();
+    expect(row.source_photo_id).not.toBeNull();
+  });
+
+  it('is refused before any charge when there is nothing to make headshots from', async () => {
+    const user = await creditUser(t, 0);
+    const before = await t.c.db.selectFrom('payments').select('id').execute();
+    const res = await t.request
+      .post(ORDER)
+      .set('Authorization', `Bearer ${user.token}`)
+      .send({ style: 'professional' });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(MESSAGES.generationPaymentNeedsPhotos);
+    expect(await t.c.db.selectFrom('payments').select('id').execute()).toHaveLength(before.length);
+  });
+
+  it('an unpaid, foreign or other kind of payment makes nothing and says why', async () => {
+    const owner = await creditUser(t, 0);
+    await trainedModel(t, owner.id);
+    const unpaid = await createIntent(t, owner.token, ORDER, {});
+    const notPaid = await resultsCall(owner, unpaid);
+    expect([notPaid.status, notPaid.body.detail]).toEqual([409, MESSAGES.paymentNotCompleted]);
+
+    const { intent } = await paidOrder();
+    const foreign = await resultsCall(owner, intent);
+    expect([foreign.status, foreign.body.detail]).toEqual([404, MESSAGES.paymentNotFound]);
+    const unknown = await resultsCall(owner, 'pi_test_does_not_exist');
+    expect(unknown.status).toBe(404);
+
+    const credits = await createIntent(t, owner.token, '/api/v1/payments/create-credit-package', {
+      package_id: 'starter_pack',
+    });
+    await payWithCard(t, owner.token, credits).expect(200);
+    const wrongKind = await resultsCall(owner, credits);
+    expect([wrongKind.status, wrongKind.body.detail]).toEqual([
+      400,
+      MESSAGES.paymentNotForGeneration,
+    ]);
+    expect(await generationsOf(owner.id)).toHaveLength(0);
+  });
+
+  it('a paid generation that fails for good is refunded at the provider, once', async () => {
+    const { user, intent } = await paidOrder();
+    const id = ZGenerationResultSchema.parse((await resultsCall(user, intent)).body).id;
+    await endTask(t.c.db, id, {
+      status: 'failed',
+      message: 'Generation failed',
+      errorMessage: 'The engine broke',
+    });
+    const failed = await resultsCall(user, intent);
+    expect(failed.status).toBe(502);
+    expect(failed.body.detail).toBe(`The engine broke ${MESSAGES.generationOrderRefunded}`);
+    expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
+    expect((await paymentOf(intent)).status).toBe('refunded');
+
+    // A reload and the sweep refund nothing more; the failed order makes no second generation.
+    await resultsCall(user, intent);
+    expect(await t.c.payments.refundFailedPaidGenerations()).toBe(0);
+    expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
+    expect(await generationsOf(user.id)).toHaveLength(1);
+    expect(await balance(t, user.id)).toBe(0);
+  });
+
+  it('the sweep refunds a failed paid generation no page saw', async () => {
+    const { user, intent } = await paidOrder();
+    const id = ZGenerationResultSchema.parse((await resultsCall(user, intent)).body).id;
+    await endTask(t.c.db, id, {
+      status: 'failed',
+      message: 'Generation failed',
+      errorMessage: 'x',
+    });
+    expect(await t.c.payments.refundFailedPaidGenerations()).toBe(1);
+    expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
+    expect(await t.c.payments.refundFailedPaidGenerations()).toBe(0);
+  });
+});
