@@ -394,6 +394,82 @@ describe('subscriptions', () => {
   });
 });
 
+describe('a payment never lowers a plan', () => {
+  /** Pays and confirms a plan payment through the named call. */
+  async function buyPlan(token: string, path: string, body: object) {
+    const intent = await createIntent(t, token, path, body);
+    await payWithCard(t, token, intent).expect(200);
+    return {
+      intent,
+      confirmed: await post(token, '/api/v1/payments/confirm-plan-subscription', {
+        payment_intent_id: intent.payment_intent_id,
+      }),
+    };
+  }
+  async function providerRefund(intentId: string) {
+    const row = await t.c.db
+      .selectFrom('test_payment_intents')
+      .select(['amount', 'amount_refunded'])
+      .where('id', '=', intentId)
+      .executeTakeFirstOrThrow();
+    return row;
+  }
+
+  it('a premium user cannot buy starter through create-training-payment', async () => {
+    const token = await newUser();
+    await buyPlan(token, '/api/v1/payments/create-upgrade', { plan_id: 'premium' });
+    const before = await countRows(t);
+    const res = await post(token, '/api/v1/payments/create-training-payment', {
+      plan_name: 'starter',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe(
+      `${MESSAGES.trainingPaymentFailed}: you are already on Premium or a higher plan.`,
+    );
+    expect(await countRows(t)).toEqual(before);
+    expect(await profileOf(t, token)).toMatchObject({ plan_type: 'premium', training_limit: 14 });
+  });
+
+  it('a stale upgrade confirmed after a higher purchase is refunded, and the plan stays', async () => {
+    const token = await newUser();
+    // Two tabs on the free plan: one starts an upgrade to professional, the other buys premium.
+    const stale = await createIntent(t, token, '/api/v1/payments/create-upgrade', {
+      plan_id: 'professional',
+    });
+    await buyPlan(token, '/api/v1/payments/create-upgrade', { plan_id: 'premium' });
+    const after = await profileOf(t, token);
+    await payWithCard(t, token, stale).expect(200);
+    const res = await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: stale.payment_intent_id,
+    });
+    expect([res.status, res.body.detail]).toEqual([409, MESSAGES.stalePlanPaymentRefunded]);
+    expect(await profileOf(t, token)).toEqual(after);
+    const refund = await providerRefund(stale.payment_intent_id);
+    expect(refund.amount_refunded).toBe(refund.amount);
+    // Confirming again changes nothing and refunds nothing more.
+    const again = await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: stale.payment_intent_id,
+    });
+    expect(again.status).toBe(409);
+    expect((await providerRefund(stale.payment_intent_id)).amount_refunded).toBe(refund.amount);
+    expect(await profileOf(t, token)).toEqual(after);
+  });
+
+  it('an upgrade bound to the plan it was priced from does not apply from another plan', async () => {
+    const token = await newUser();
+    const fromFree = await createIntent(t, token, '/api/v1/payments/create-upgrade', {
+      plan_id: 'premium',
+    });
+    await buyPlan(token, '/api/v1/payments/create-training-payment', { plan_name: 'starter' });
+    await payWithCard(t, token, fromFree).expect(200);
+    const res = await post(token, '/api/v1/payments/confirm-plan-subscription', {
+      payment_intent_id: fromFree.payment_intent_id,
+    });
+    expect(res.status).toBe(409);
+    expect((await profileOf(t, token)).plan_type).toBe('starter');
+  });
+});
+
 describe('generation order', () => {
   it('charges $29; the order pays for its one generation, so no credits are granted', async () => {
     const buyer = await registerUser(t);

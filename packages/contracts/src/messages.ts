@@ -128,6 +128,8 @@ export const MESSAGES = {
   paymentNotForGeneration: 'This payment is not a headshot generation order.',
   paymentNotFound: 'Payment not found',
   generationOrderRefunded: 'Your payment for it has been refunded.',
+  stalePlanPaymentRefunded:
+    'Your plan changed after this payment was started, so it was not applied and has been refunded.',
   generationFailed: 'Generation failed',
   noImagesGenerated: 'No images were generated. Please try again.',
   generationNotFound: 'Generation not found',

@@ -90,7 +90,9 @@ export interface PaymentsTable {
   currency: string;
   status: PaymentStatus;
   fulfilled_at: Timestamp | null;
-  /** When the provider refunded it (a paid generation that failed for good). */
+  /** A plan payment: the plan the user was on when it was created (it applies only from there). */
+  from_plan: string | null;
+  /** When the provider refunded it (a paid generation that failed, a stale plan payment). */
   refunded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -21,6 +21,7 @@ export class PaymentsRepository {
     itemId: string;
     amountCents: number;
     currency: string;
+    fromPlan?: string | null;
   }): Promise<Payment> {
     return (
       this.db
@@ -35,6 +36,7 @@ export class PaymentsRepository {
           amount_cents: input.amountCents,
           currency: input.currency,
           status: 'pending',
+          from_plan: input.fromPlan ?? null,
         })
         // The same provider intent twice (an idempotent create replayed) is one payment.
         .onConflict((oc) => oc.column('provider_intent_id').doUpdateSet({ updated_at: sql`now()` }))
@@ -56,13 +58,17 @@ export class PaymentsRepository {
    * caller (a second webhook delivery, a confirm call racing it) gets undefined.
    */
   claimForFulfilment(trx: Executor, paymentId: string): Promise<Payment | undefined> {
-    return trx
-      .updateTable('payments')
-      .set({ status: 'succeeded', fulfilled_at: sql`now()`, updated_at: sql`now()` })
-      .where('id', '=', paymentId)
-      .where('fulfilled_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
+    return (
+      trx
+        .updateTable('payments')
+        .set({ status: 'succeeded', fulfilled_at: sql`now()`, updated_at: sql`now()` })
+        .where('id', '=', paymentId)
+        .where('fulfilled_at', 'is', null)
+        // A refunded payment (a stale plan payment given back) is never applied afterwards.
+        .where('status', '!=', 'refunded')
+        .returningAll()
+        .executeTakeFirst()
+    );
   }
 
   findById(paymentId: string): Promise<Payment | undefined> {
@@ -73,15 +79,26 @@ export class PaymentsRepository {
       .executeTakeFirst();
   }
 
-  /** A succeeded payment becomes refunded, once: answers whether this call did it. */
+  /** A payment the provider took becomes refunded, once: answers whether this call did it. */
   async markRefunded(paymentId: string): Promise<boolean> {
     const result = await this.db
       .updateTable('payments')
       .set({ status: 'refunded', refunded_at: sql`now()`, updated_at: sql`now()` })
       .where('id', '=', paymentId)
-      .where('status', '=', 'succeeded')
+      .where('status', 'in', ['pending', 'succeeded'])
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /** The user's plan, locked until the transaction ends: plan changes happen one at a time. */
+  async lockPlan(trx: Executor, userId: string): Promise<string | undefined> {
+    const row = await trx
+      .selectFrom('users')
+      .select('plan_type')
+      .where('id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst();
+    return row?.plan_type;
   }
 
   async markFailed(paymentId: string): Promise<void> {

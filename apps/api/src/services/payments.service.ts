@@ -35,6 +35,9 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** A plan payment that would lower the plan, or whose starting plan is no longer the user's. */
+class StalePlanPayment extends Error {}
+
 /** What a payment bought, read from the catalogue by its kind and item. */
 interface Grant {
   credits: number;
@@ -154,7 +157,7 @@ export class PaymentsService {
   }
 
   /** A plan subscription; with no plan named, one training slot at the default training fee. */
-  createTrainingPayment(
+  async createTrainingPayment(
     userId: string,
     body: { plan_name?: string; plan_price?: number; plan_credits?: number } | undefined,
     requestKey: string,
@@ -179,6 +182,15 @@ export class PaymentsService {
     const name = body.plan_name.trim().toLowerCase();
     const plan = PLANS.find((p) => p.id === name || p.name.toLowerCase() === name);
     if (!plan) throw new AppError('bad_request', MESSAGES.trainingPaymentFailed);
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    // A payment never lowers a plan (nor sells the one the user already has).
+    if (tierRank(plan.id) <= tierRank(user.plan_type)) {
+      throw new AppError(
+        'bad_request',
+        `${MESSAGES.trainingPaymentFailed}: you are already on ${findPlan(user.plan_type as PaidPlan)?.name ?? user.plan_type} or a higher plan.`,
+      );
+    }
     // The client may echo what it showed; it never sets what is charged.
     const shownCents =
       body.plan_price === undefined ? undefined : Math.round(body.plan_price * 100);
@@ -200,6 +212,7 @@ export class PaymentsService {
       plan.price_cents,
       requestKey,
       MESSAGES.trainingPaymentFailed,
+      user.plan_type,
     );
   }
 
@@ -249,6 +262,7 @@ export class PaymentsService {
       offer?.price_cents ?? plan.price_cents,
       requestKey,
       MESSAGES.upgradeFailed,
+      user.plan_type,
     );
   }
 
@@ -279,6 +293,8 @@ export class PaymentsService {
     amountCents: number,
     requestKey: string,
     failure: string,
+    /** A plan payment: the plan it upgrades from, which it is bound to. */
+    fromPlan?: string,
   ): Promise<PaymentIntentResponse> {
     const paymentId = randomUUID();
     let intent: ProviderIntent;
@@ -287,7 +303,7 @@ export class PaymentsService {
         amount: amountCents,
         currency: CURRENCY,
         metadata: { payment_id: paymentId, user_id: userId, kind, item_id: itemId },
-        idempotencyKey: `${userId}:${kind}:${itemId}:${requestKey}`,
+        idempotencyKey: `${userId}:${kind}:${itemId}:${fromPlan ?? ''}:${requestKey}`,
       });
     } catch (error) {
       this.deps.logger.error(
@@ -305,6 +321,7 @@ export class PaymentsService {
       itemId,
       amountCents,
       currency: CURRENCY,
+      fromPlan,
     });
     return {
       payment_intent_id: intent.id,
@@ -343,12 +360,18 @@ export class PaymentsService {
         `${MESSAGES.confirmFailed}: the pack or amount does not match the payment.`,
       );
     }
-    if (!payment.fulfilled_at) {
+    if (!payment.fulfilled_at && payment.status !== 'refunded') {
       const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
       if (!intent || intent.status !== 'succeeded')
         throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted);
       await this.fulfil(payment, intent);
     }
+    // A plan payment refunded as stale; a generation order's refund is told by its generation.
+    if (
+      payment.kind !== 'generation' &&
+      (await this.deps.payments.findById(payment.id))?.status === 'refunded'
+    )
+      throw new AppError('conflict', MESSAGES.stalePlanPaymentRefunded);
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
     return {
@@ -387,6 +410,11 @@ export class PaymentsService {
   async refundGenerationOrder(paymentId: string): Promise<boolean> {
     const payment = await this.deps.payments.findById(paymentId);
     if (!payment || payment.kind !== 'generation' || payment.status !== 'succeeded') return false;
+    return this.refund(payment);
+  }
+
+  /** The whole payment back at the provider, then recorded: once, whoever calls. */
+  private async refund(payment: Payment): Promise<boolean> {
     await this.deps.provider.refundIntent({
       intentId: payment.provider_intent_id,
       amount: payment.amount_cents,
@@ -394,7 +422,7 @@ export class PaymentsService {
     });
     const refunded = await this.deps.payments.markRefunded(payment.id);
     if (refunded)
-      this.deps.logger.info({ paymentId }, 'generation order refunded: its generation failed');
+      this.deps.logger.info({ paymentId: payment.id, kind: payment.kind }, 'payment refunded');
     return refunded;
   }
 
@@ -436,10 +464,32 @@ export class PaymentsService {
       return false;
     }
     const grant = grantOf(payment);
+    try {
+      return await this.applyGrant(payment, grant);
+    } catch (error) {
+      if (!(error instanceof StalePlanPayment)) throw error;
+      // Paid, but applying it would lower the plan or skip the change it was priced from.
+      this.deps.logger.warn(
+        { paymentId: payment.id, kind: payment.kind, fromPlan: payment.from_plan },
+        'plan payment no longer applies; refunding it',
+      );
+      await this.refund(payment);
+      return false;
+    }
+  }
+
+  private applyGrant(payment: Payment, grant: Grant): Promise<boolean> {
     return this.deps.payments.transaction(async (trx) => {
       const claimed = await this.deps.payments.claimForFulfilment(trx, payment.id);
       if (!claimed) return false;
       if (grant.plan) {
+        const current = await this.deps.payments.lockPlan(trx, payment.user_id);
+        if (
+          current === undefined ||
+          tierRank(grant.plan) <= tierRank(current as PlanType) ||
+          (payment.from_plan !== null && payment.from_plan !== current)
+        )
+          throw new StalePlanPayment();
         const plan = findPlan(grant.plan)!;
         const now = new Date();
         await this.deps.payments.setPlan(trx, payment.user_id, {

@@ -6,6 +6,7 @@ import * as userChangeFeed from './20261122150000-user-change-feed.js';
 import * as tasks from './20261122160000-tasks.js';
 import * as generations from './20261123100000-generations.js';
 import * as paidGenerations from './20261123120000-paid-generations.js';
+import * as paymentFromPlan from './20261123130000-payment-from-plan.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '20261122160000-tasks': tasks,
   '20261123100000-generations': generations,
   '20261123120000-paid-generations': paidGenerations,
+  '20261123130000-payment-from-plan': paymentFromPlan,
 };
