@@ -82,10 +82,19 @@ export type TemplatesResponse = z.infer<typeof ZTemplatesResponseSchema>;
  * packages/templates/data/templates.json: one file the TypeScript packages and the Python engine's
  * tests both read. `demo_styles` are the free /demo page's three styles.
  */
+/**
+ * A /demo style: its samples are the previews of these templates (the studio engine's renders of
+ * the public-domain portrait the previews are made from), so the demo shows what we really make.
+ */
+export const ZDemoStyleSchema = ZStyleSchema.extend({
+  sample_templates: z.array(z.string().regex(/^prof_[1-9][0-9]*$/)).length(3),
+}).strict();
+export type DemoStyle = z.infer<typeof ZDemoStyleSchema>;
+
 export const ZTemplateLibrarySchema = z.strictObject({
   templates: z.array(ZTemplateSchema),
   styles: z.array(ZStyleSchema),
   quick_prompts: z.array(ZQuickPromptCategorySchema),
-  demo_styles: z.array(ZStyleSchema),
+  demo_styles: z.array(ZDemoStyleSchema),
 });
 export type TemplateLibrary = z.infer<typeof ZTemplateLibrarySchema>;

@@ -2,6 +2,7 @@ import {
   DEFAULT_TRIGGER_WORD,
   TEMPLATE_CATEGORIES,
   ZTemplateLibrarySchema,
+  type DemoStyle,
   type QuickPromptCategory,
   type Style,
   type Template,
@@ -16,6 +17,7 @@ import raw from '../data/templates.json' with { type: 'json' };
 
 export { TEMPLATE_CATEGORIES };
 export type {
+  DemoStyle,
   QuickPromptCategory,
   Style,
   Template,
@@ -127,6 +129,11 @@ export function validateLibrary(data: unknown): TemplateLibrary {
     if (styleIds.has(s.id)) fail(`styles[${i}] (${s.id})`, 'duplicate id');
     styleIds.add(s.id);
   });
+  lib.demo_styles.forEach((s, i) => {
+    for (const id of s.sample_templates)
+      if (!lib.templates.some((t) => t.id === id))
+        fail(`demo_styles[${i}] (${s.id})`, `unknown sample template '${id}'`);
+  });
   const qpIds = new Set<string>();
   lib.quick_prompts.forEach((q, i) => {
     const where = `quick_prompts[${i}] (${q.id})`;
@@ -156,8 +163,8 @@ export const TEMPLATES: readonly Template[] = LIBRARY.templates;
 export const STYLES: readonly Style[] = LIBRARY.styles;
 /** The quick prompt categories of /generate-trained, three per style, 4 prompts each. */
 export const QUICK_PROMPTS: readonly QuickPromptCategory[] = LIBRARY.quick_prompts;
-/** The free /demo page's three styles (professional, creative, casual). */
-export const DEMO_STYLES: readonly Style[] = LIBRARY.demo_styles;
+/** The free /demo page's three styles (professional, creative, casual), with their samples. */
+export const DEMO_STYLES: readonly DemoStyle[] = LIBRARY.demo_styles;
 
 const BY_ID = new Map(TEMPLATES.map((t) => [t.id, t]));
 
