@@ -30,5 +30,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // An upper bound for a test on a loaded machine, not a speed target.
+    testTimeout: 30_000,
   },
 });

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { useSession } from '../features/auth/session-store';
+import { RouteAnnouncer } from './RouteAnnouncer';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
 import { Toaster } from './Toaster';
@@ -42,6 +43,7 @@ export function AppShell() {
         Skip to content
       </a>
       <NavigationProgress />
+      <RouteAnnouncer />
       <SiteHeader />
       {status === 'authenticated' && (
         <Suspense fallback={null}>

@@ -5,8 +5,9 @@ import { queryClient } from '../lib/query-client';
 import { resetToasts } from '../lib/toast';
 import { FakeWebSocket } from './fake-websocket';
 
-// Lazy route modules are transformed on first use; on a busy 2-core machine that can pass 1 s.
-configure({ asyncUtilTimeout: 3000 });
+// Lazy route modules are transformed on first use; on a busy 2-core machine that can take
+// seconds. These are upper bounds on waits for a state, never delays: a passing wait ends early.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom does not implement scrolling; ScrollRestoration calls it on every navigation.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
