@@ -8,6 +8,27 @@ function CloseIcon() {
   );
 }
 
+/**
+ * Focus goes back to what opened the dialog; when that control is gone or now disabled (a
+ * purchase that disabled its button), to the page's heading rather than to <body>.
+ */
+export function returnFocus(opener: HTMLElement | null): void {
+  // The dialog's own close may restore focus first; wait for it, then correct it if needed.
+  queueMicrotask(() => {
+    const usable =
+      opener?.isConnected && !(opener as HTMLButtonElement).disabled && opener !== document.body;
+    if (usable) {
+      opener.focus();
+      return;
+    }
+    const heading =
+      document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main');
+    if (!heading) return;
+    if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+    heading.focus();
+  });
+}
+
 /** A native modal dialog (focus trap, Escape, backdrop) with a title and a Close button. */
 export function Modal({
   open,
@@ -25,19 +46,28 @@ export function Modal({
   wide?: boolean;
 }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  // What had focus when the dialog opened; undefined while it is closed.
+  const openerRef = useRef<HTMLElement | null | undefined>(undefined);
   const titleId = useId();
 
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (open && !dialog.open) {
+      openerRef.current =
+        document.activeElement instanceof HTMLElement ? document.activeElement : null;
       // jsdom and very old browsers lack showModal.
       if (typeof dialog.showModal === 'function') dialog.showModal();
       else dialog.setAttribute('open', '');
       dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
+    } else if (!open && openerRef.current !== undefined) {
+      // Closed by the page, or already by the browser (Escape): either way focus goes back.
+      if (dialog.open) {
+        if (typeof dialog.close === 'function') dialog.close();
+        else dialog.removeAttribute('open');
+      }
+      returnFocus(openerRef.current);
+      openerRef.current = undefined;
     }
   }, [open]);
 

@@ -4,6 +4,8 @@ import {
   TOAST_SPACING_PX,
   dismissToast,
   getToasts,
+  pauseToast,
+  resumeToast,
   subscribeToToasts,
   type ToastKind,
 } from '../lib/toast';
@@ -20,7 +22,10 @@ const KIND_LABEL: Record<ToastKind, string> = {
   info: 'Notice',
 };
 
-/** Stacks toasts top-right, 70 px apart; the live region announces each one. */
+/**
+ * Stacks toasts 70 px apart: top-right on wide screens, at the bottom on phones (where the top
+ * would cover the header). A toast holds while hovered or focused; the live region announces each.
+ */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts);
   return (
@@ -28,14 +33,18 @@ export function Toaster() {
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions"
-      className="pointer-events-none fixed top-4 right-4 left-4 z-50 sm:left-auto sm:w-96"
+      className="pointer-events-none fixed right-4 bottom-4 left-4 z-50 h-0 sm:top-4 sm:bottom-auto sm:left-auto sm:w-96"
     >
       {toasts.map((item, index) => (
         <div
           key={item.id}
-          className={`toast-enter pointer-events-auto absolute inset-x-0 flex min-h-14 items-start gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-4 py-3 text-sm text-stone-800 shadow-lg shadow-stone-900/10 transition-[opacity,transform] ${KIND_STYLES[item.kind]}`}
+          onMouseEnter={() => pauseToast(item.id)}
+          onMouseLeave={() => resumeToast(item.id)}
+          onFocus={() => pauseToast(item.id)}
+          onBlur={() => resumeToast(item.id)}
+          className={`toast-enter pointer-events-auto absolute inset-x-0 bottom-(--toast-offset) flex min-h-14 items-start gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-4 py-3 text-sm text-stone-800 shadow-lg shadow-stone-900/10 transition-[opacity,transform] sm:top-(--toast-offset) sm:bottom-auto ${KIND_STYLES[item.kind]}`}
           style={{
-            top: index * TOAST_SPACING_PX,
+            ['--toast-offset' as string]: `${index * TOAST_SPACING_PX}px`,
             opacity: item.leaving ? 0 : 1,
             transitionDuration: `${TOAST_FADE_MS}ms`,
           }}

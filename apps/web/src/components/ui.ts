@@ -25,7 +25,7 @@ export function buttonClass(
 }
 
 export const inputClass =
-  'block w-full rounded-xl border border-stone-300 bg-white px-3.5 py-2.5 text-stone-900 shadow-sm placeholder:text-stone-400 focus:border-accent-600 aria-[invalid=true]:border-red-500';
+  'block w-full rounded-xl border border-stone-500 bg-white px-3.5 py-2.5 text-stone-900 shadow-sm placeholder:text-stone-500 focus:border-accent-600 aria-[invalid=true]:border-red-600';
 
 export const labelClass = 'block text-sm font-medium text-stone-800';
 

@@ -4,7 +4,9 @@ import {
   TOAST_FADE_MS,
   dismissToast,
   getToasts,
+  pauseToast,
   resetToasts,
+  resumeToast,
   toast,
 } from './toast';
 
@@ -42,5 +44,18 @@ describe('toasts', () => {
     dismissToast(first);
     vi.advanceTimersByTime(TOAST_FADE_MS);
     expect(getToasts().map((t) => t.message)).toEqual(['Hello']);
+  });
+
+  it('holds while hovered or focused, then goes on with the time it had left', () => {
+    const id = toast.info('Uploaded 3 photos');
+    vi.advanceTimersByTime(4000);
+    pauseToast(id);
+    vi.advanceTimersByTime(60_000);
+    expect(getToasts()[0]?.leaving).toBe(false);
+    resumeToast(id);
+    vi.advanceTimersByTime(999);
+    expect(getToasts()[0]?.leaving).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(getToasts()[0]?.leaving).toBe(true);
   });
 });

@@ -17,6 +17,9 @@ let toasts: readonly Toast[] = [];
 let nextId = 1;
 const listeners = new Set<() => void>();
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
+/** When each toast's dismissal is due, and what is left of it while paused. */
+const deadlines = new Map<number, number>();
+const paused = new Map<number, number>();
 
 function publish(next: readonly Toast[]): void {
   toasts = next;
@@ -37,6 +40,8 @@ export function dismissToast(id: number): void {
   const current = toasts.find((t) => t.id === id);
   if (!current || current.leaving) return;
   clearTimeout(timers.get(id));
+  deadlines.delete(id);
+  paused.delete(id);
   publish(toasts.map((t) => (t.id === id ? { ...t, leaving: true } : t)));
   timers.set(
     id,
@@ -54,11 +59,32 @@ export function showToast(
 ): number {
   const id = nextId++;
   publish([...toasts, { id, kind, message, leaving: false }]);
+  schedule(id, durationMs);
+  return id;
+}
+
+function schedule(id: number, ms: number): void {
+  deadlines.set(id, Date.now() + ms);
   timers.set(
     id,
-    setTimeout(() => dismissToast(id), durationMs),
+    setTimeout(() => dismissToast(id), ms),
   );
-  return id;
+}
+
+/** Holds a toast while the pointer is over it or focus is in it (WCAG 2.2.1: timing adjustable). */
+export function pauseToast(id: number): void {
+  const due = deadlines.get(id);
+  if (due === undefined || paused.has(id)) return;
+  clearTimeout(timers.get(id));
+  paused.set(id, Math.max(0, due - Date.now()));
+}
+
+/** Lets a held toast go on, with the time it had left. */
+export function resumeToast(id: number): void {
+  const left = paused.get(id);
+  if (left === undefined) return;
+  paused.delete(id);
+  schedule(id, left);
 }
 
 export const toast = {
@@ -72,5 +98,7 @@ export const toast = {
 export function resetToasts(): void {
   for (const timer of timers.values()) clearTimeout(timer);
   timers.clear();
+  deadlines.clear();
+  paused.clear();
   publish([]);
 }

@@ -119,7 +119,7 @@ function PackageCard({
           {formatDollars(pack.price_cents)}
         </span>
         {pack.original_price_cents !== null && (
-          <span className="text-stone-400 line-through">
+          <span className="text-stone-500 line-through">
             <span className="sr-only">was </span>
             {formatDollars(pack.original_price_cents)}
           </span>

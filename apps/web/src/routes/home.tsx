@@ -123,7 +123,7 @@ function SignedOutHero() {
           See Interactive Demo <span aria-hidden="true">→</span>
         </Link>
       </div>
-      <p className="mt-6 text-sm text-stone-500">30-day money-back guarantee.</p>
+      <p className="mt-6 text-sm text-stone-600">30-day money-back guarantee.</p>
     </>
   );
 }

@@ -1,0 +1,50 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Modal } from './Modal';
+
+/** A page with a heading and a button that opens a dialog (and optionally disables itself). */
+function Page({ disableOpener = false }: { disableOpener?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  return (
+    <main id="main">
+      <h1>Credits</h1>
+      <button
+        type="button"
+        disabled={disableOpener && used}
+        onClick={() => {
+          setOpen(true);
+          setUsed(true);
+        }}
+      >
+        Purchase
+      </button>
+      <Modal open={open} onClose={() => setOpen(false)} title="Checkout">
+        <p>Pay here</p>
+      </Modal>
+    </main>
+  );
+}
+
+describe('Modal focus', () => {
+  it('returns focus to the control that opened it', async () => {
+    render(<Page />);
+    const opener = screen.getByRole('button', { name: 'Purchase' });
+    opener.focus();
+    fireEvent.click(opener);
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('goes to the page heading when the opener is now disabled, never to <body>', async () => {
+    render(<Page disableOpener />);
+    const opener = screen.getByRole('button', { name: 'Purchase' });
+    opener.focus();
+    fireEvent.click(opener);
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Credits' })),
+    );
+  });
+});
