@@ -39,7 +39,9 @@ export function PageState({
 }) {
   return (
     <div
-      className="mx-auto flex min-h-[50vh] max-w-md flex-col items-center justify-center px-6 py-16 text-center"
+      // A loading panel fills the screen, so the footer is not on screen to jump when the page
+      // arrives (layout shift); an empty or error panel needs only half.
+      className={`mx-auto flex max-w-md flex-col items-center justify-center px-6 py-16 text-center ${busy ? 'min-h-dvh' : 'min-h-[50vh]'}`}
       role={tone === 'error' ? 'alert' : 'status'}
       aria-busy={busy || undefined}
     >

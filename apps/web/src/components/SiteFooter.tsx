@@ -39,7 +39,10 @@ function ServerVersion() {
 export function SiteFooter() {
   const { status } = useSession();
   return (
-    <footer className="border-t border-stone-200 bg-stone-100/60">
+    // Signed in, the training status bar may sit over the bottom of the page: keep room for it.
+    <footer
+      className={`border-t border-stone-200 bg-stone-100/60 ${status === 'authenticated' ? 'pb-20' : ''}`}
+    >
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-[1fr_auto] sm:px-6">
         <div>
           <p className="font-display text-lg font-semibold text-stone-900">Studioshot</p>

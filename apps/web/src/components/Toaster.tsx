@@ -33,7 +33,7 @@ export function Toaster() {
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions"
-      className="pointer-events-none fixed right-4 bottom-4 left-4 z-50 h-0 sm:top-4 sm:bottom-auto sm:left-auto sm:w-96"
+      className="pointer-events-none fixed right-4 bottom-20 left-4 z-50 h-0 sm:top-4 sm:bottom-auto sm:left-auto sm:w-96"
     >
       {toasts.map((item, index) => (
         <div

@@ -27,7 +27,10 @@ export function Component() {
         <div className="px-5 py-4">
           <dt className="text-stone-600">User</dt>
           <dd className="mt-2">
-            <pre className="overflow-x-auto rounded-xl bg-stone-950 p-4 text-xs leading-relaxed text-stone-100">
+            <pre
+              tabIndex={0}
+              className="overflow-x-auto rounded-xl bg-stone-950 p-4 text-xs leading-relaxed text-stone-100"
+            >
               {JSON.stringify(user, null, 2)}
             </pre>
           </dd>

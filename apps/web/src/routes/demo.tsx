@@ -116,7 +116,7 @@ function StylePicker({
                 <span className="block p-4">
                   <span className="block font-semibold text-stone-950">{style.name}</span>
                   <span className="mt-1 block text-sm text-stone-600">{style.description}</span>
-                  <span className="mt-2 block text-xs text-stone-500">
+                  <span className="mt-2 block text-xs text-stone-600">
                     {style.use_cases.join(' · ')}
                   </span>
                 </span>
@@ -129,7 +129,7 @@ function StylePicker({
         <button type="button" className={buttonClass('primary', 'lg')} onClick={onTry}>
           Try FREE Demo
         </button>
-        <p className="text-sm text-stone-500">Free, instant, nothing to upload.</p>
+        <p className="text-sm text-stone-600">Free, instant, nothing to upload.</p>
       </div>
     </div>
   );
@@ -150,7 +150,7 @@ function Generating({ style, percent }: { style: DemoStyle; percent: number }) {
           Generating your {style.name} headshots...
         </p>
         <ProgressBar value={percent} label="Demo generation" className="mt-4" minVisible={4} />
-        <p className="mt-3 text-sm text-stone-500">
+        <p className="mt-3 text-sm text-stone-600">
           Lighting, backdrop and colour grade for the {style.name} look.
         </p>
       </div>
@@ -179,7 +179,7 @@ function Samples({ style, onReset }: { style: DemoStyle; onReset: () => void }) 
           </li>
         ))}
       </ul>
-      <p className="mt-3 text-xs text-stone-500">
+      <p className="mt-3 text-xs text-stone-600">
         Made by our studio engine. {DEMO_PORTRAIT.credit}.
       </p>
       <div className={`${cardClass} mt-8 p-6`}>
@@ -198,7 +198,7 @@ function Samples({ style, onReset }: { style: DemoStyle; onReset: () => void }) 
             Try Another Style
           </button>
         </div>
-        <p className="mt-3 text-xs text-stone-500">Generating with base models uses credits.</p>
+        <p className="mt-3 text-xs text-stone-600">Generating with base models uses credits.</p>
       </div>
     </div>
   );

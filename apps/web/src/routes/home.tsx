@@ -185,7 +185,7 @@ export function Component() {
 
   return (
     <>
-      <section className="mx-auto grid max-w-6xl items-center gap-12 px-4 pt-12 pb-16 sm:px-6 sm:pt-16 lg:grid-cols-2 lg:pt-24 lg:pb-24">
+      <section className="mx-auto grid max-w-6xl items-center gap-12 overflow-x-clip px-4 pt-12 pb-16 sm:px-6 sm:pt-16 lg:grid-cols-2 lg:pt-24 lg:pb-24">
         <div>
           {signedIn ? (
             <SignedInHero name={bestName(user)} email={user?.email} />

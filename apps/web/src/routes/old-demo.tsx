@@ -105,7 +105,7 @@ export function Component() {
           ))}
         </ol>
       </div>
-      <p className="mt-3 text-xs text-stone-500">
+      <p className="mt-3 text-xs text-stone-600">
         Samples made by our studio engine. {DEMO_PORTRAIT.credit}.
       </p>
 
