@@ -51,7 +51,8 @@ export function AppShell() {
           <TrainingGlobal key={user?.id ?? user?.email} />
         </Suspense>
       )}
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+      {/* At least a screen tall: the footer never sits on screen to jump as a page loads. */}
+      <main id="main" tabIndex={-1} className="min-h-dvh flex-1 focus:outline-none">
         <Outlet />
       </main>
       <SiteFooter />
