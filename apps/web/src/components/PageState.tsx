@@ -39,9 +39,8 @@ export function PageState({
 }) {
   return (
     <div
-      // A loading panel fills the screen, so the footer is not on screen to jump when the page
-      // arrives (layout shift); an empty or error panel needs only half.
-      className={`mx-auto flex max-w-md flex-col items-center justify-center px-6 py-16 text-center ${busy ? 'min-h-dvh' : 'min-h-[50vh]'}`}
+      // Loading, empty and error panels share one box, so one replacing another moves nothing.
+      className="mx-auto flex min-h-[50vh] max-w-md flex-col items-center justify-center px-6 py-16 text-center"
       role={tone === 'error' ? 'alert' : 'status'}
       aria-busy={busy || undefined}
     >
