@@ -9,6 +9,11 @@ const proxy = {
   '/api': { target: API_ORIGIN, changeOrigin: true },
   '/health': { target: API_ORIGIN, changeOrigin: true },
   '/ws': { target: API_ORIGIN, changeOrigin: true, ws: true },
+  // The spec's unprefixed generation calls and image addresses.
+  '/models': { target: API_ORIGIN, changeOrigin: true },
+  '/inference': { target: API_ORIGIN, changeOrigin: true },
+  '/generation': { target: API_ORIGIN, changeOrigin: true },
+  '/images': { target: API_ORIGIN, changeOrigin: true },
 };
 
 export default defineConfig({

@@ -25,6 +25,8 @@ export const routes: RouteObject[] = [
           { path: 'demo', lazy: () => import('../routes/demo') },
           { path: 'old-demo', lazy: () => import('../routes/old-demo') },
           { path: 'test', lazy: () => import('../routes/auth-test') },
+          // Not in the spec's route table: it shows its own 'Please log in' state.
+          { path: 'generate-trained', lazy: () => import('../routes/generate-trained') },
           {
             Component: ProtectedRoute,
             children: [
@@ -38,8 +40,8 @@ export const routes: RouteObject[] = [
                 path: 'generate-trained-old',
                 lazy: () => import('../routes/generate-trained-old'),
               },
-              { path: 'generate-trained', lazy: () => import('../routes/generate-trained') },
               { path: 'results/:sessionId', lazy: () => import('../routes/results') },
+              { path: 'gallery', lazy: () => import('../routes/gallery') },
               { path: 'credits', lazy: () => import('../routes/credits') },
               { path: 'payment', lazy: () => import('../routes/payment') },
             ],

@@ -154,6 +154,14 @@ export function Component() {
     const target = generateEligibility(account, modelId);
     void navigate(target.to, { state: target.state });
   };
+  // Generate Premium Headshots opens the premium page (/generate-trained) with the first ready
+  // model; without credits it leads to /pricing like every generate action.
+  const generatePremium = () => {
+    const target = generateEligibility(account, firstReady?.id);
+    void navigate(target.to === '/generate' ? '/generate-trained' : target.to, {
+      state: target.state,
+    });
+  };
 
   const errors = [
     profile.isError && !profile.data ? MESSAGES.profileLoadFailed : null,
@@ -176,7 +184,11 @@ export function Component() {
         },
         { label: 'Credits Available', value: String(credits) },
         { label: 'Current Plan', value: planLabel(account.plan_type) },
-        { label: 'Total Generations', value: String(account.total_generations ?? 0) },
+        {
+          label: 'Total Generations',
+          value: String(account.total_generations ?? 0),
+          link: { to: '/gallery', text: 'View Gallery' },
+        },
       ]
     : [];
 
@@ -248,8 +260,18 @@ export function Component() {
               <dd className="order-1 font-display text-xl font-semibold break-words text-stone-950 sm:text-2xl">
                 {stat.value}
               </dd>
-              {stat.note && (
+              {'note' in stat && stat.note && (
                 <dd className="order-3 mt-1 text-xs font-medium text-accent-700">{stat.note}</dd>
+              )}
+              {'link' in stat && stat.link && (
+                <dd className="order-3 mt-1 text-xs">
+                  <Link
+                    to={stat.link.to}
+                    className="font-medium text-accent-700 underline underline-offset-4 hover:text-accent-800"
+                  >
+                    {stat.link.text}
+                  </Link>
+                </dd>
               )}
             </div>
           ))}
@@ -305,7 +327,7 @@ export function Component() {
             {modelsExist && (
               <button
                 type="button"
-                onClick={() => generate(firstReady?.id)}
+                onClick={generatePremium}
                 className={`${buttonClass('secondary')} w-full flex-wrap ${hasCredits ? '' : 'opacity-60'}`}
               >
                 Generate Premium Headshots
@@ -316,6 +338,9 @@ export function Component() {
             )}
             <Link to="/generate" className={`${buttonClass('ghost')} w-full`}>
               Use Base AI Models
+            </Link>
+            <Link to="/gallery" className={`${buttonClass('ghost')} w-full`}>
+              My Headshots
             </Link>
             <Link to="/credits" className={`${buttonClass('ghost')} w-full`}>
               Buy Credits

@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { queryClient } from '../../lib/query-client';
+import { PROFILE_QUERY_KEY } from '../payments/hooks';
+import { fetchStyles, type Style } from './generation-api';
+
+export const STYLES_QUERY_KEY = ['generation', 'styles'] as const;
+/** Every page of the gallery lives under this key. */
+export const GENERATED_IMAGES_KEY = ['generation', 'images'] as const;
+
+/** The style cards (GET /api/v1/generation/styles): they change with deployments only. */
+export function useStyles() {
+  return useQuery({
+    queryKey: STYLES_QUERY_KEY,
+    queryFn: ({ signal }) => fetchStyles(signal),
+    staleTime: 30 * 60_000,
+  });
+}
+
+/** Shown before the styles arrive, and for an id the list does not know. */
+const FALLBACK_STYLE_NAMES: Record<string, string> = {
+  professional: 'Professional',
+  executive: 'Executive',
+  creative: 'Creative',
+};
+
+export function styleLabel(styleId: string, styles?: readonly Style[]): string {
+  const named = styles?.find((style) => style.id === styleId)?.name;
+  if (named) return named;
+  const fallback = FALLBACK_STYLE_NAMES[styleId];
+  if (fallback) return fallback;
+  const words = styleId.replace(/[_-]+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Professional';
+}
+
+/**
+ * A generation ended (done, or failed and its credit given back): the balance, the total
+ * generations and the gallery are different now.
+ */
+export function refreshAfterGeneration(): void {
+  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+  void queryClient.invalidateQueries({ queryKey: GENERATED_IMAGES_KEY });
+}
