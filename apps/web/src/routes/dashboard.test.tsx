@@ -233,6 +233,12 @@ describe('dashboard credits and training', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
   });
 
+  it('a brand-new free account is not greeted with an out-of-credits alarm', async () => {
+    dashboard({ credits_balance: 0, total_generations: 0, models_trained: 0, plan_type: 'free' });
+    expect(await screen.findByText('Credits Available')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Out of Credits!' })).toBeNull();
+  });
+
   it('at the limit: the train action goes to /pricing to upgrade', async () => {
     const { router } = dashboard({
       plan_type: 'starter',
@@ -240,7 +246,7 @@ describe('dashboard credits and training', () => {
       models_trained: 1,
       credits_balance: 10,
     });
-    expect(await screen.findByText('Plan limit reached (1 models max)')).toBeTruthy();
+    expect(await screen.findByText('Plan limit reached (1 model max)')).toBeTruthy();
     expect(screen.getByText('Limit reached')).toBeTruthy();
     fireEvent.click(
       screen.getByRole('button', { name: 'Plan limit reached - upgrade for more models' }),

@@ -41,7 +41,7 @@ const MODELS_LOAD_FAILED = 'Failed to load your models. Please try again.';
 function limitText(plan: string | null | undefined, limit: number): string {
   return plan === 'premium'
     ? 'Premium plan - Maximum models reached'
-    : `Plan limit reached (${limit} models max)`;
+    : `Plan limit reached (${modelsMax(limit)})`;
 }
 
 function ErrorBanner({ messages, onRetry }: { messages: string[]; onRetry: () => void }) {
@@ -137,7 +137,7 @@ export function Component() {
   // The stored user is the last profile the server sent: good enough until the fresh one arrives.
   const training = trainingEligibility(account);
   const atLimit = training.kind === 'limit';
-  const limitTooltip = `Plan limit reached (${limit} models max). Upgrade your plan to train more.`;
+  const limitTooltip = `Plan limit reached (${modelsMax(limit)}). Upgrade your plan to train more.`;
 
   const rows = mergeModels(models.data ?? [], jobs.data ?? []);
   const modelsExist = rows.length > 0 || trained > 0;
@@ -233,7 +233,8 @@ export function Component() {
         </div>
       </div>
 
-      {!bannerDismissed && account && (
+      {/* A new account that has made nothing yet is not "out of credits": no alarm on day one. */}
+      {!bannerDismissed && account && hasUsedProduct(account) && (
         <LowCreditBanner
           credits={credits}
           onDismiss={() => setBannerDismissed(true)}
@@ -241,15 +242,18 @@ export function Component() {
         />
       )}
 
+      {/* The loading line has a fixed height and the models banner comes after the stats, so
+          nothing already on screen moves when the profile and the models arrive. */}
       <div className="mt-6 space-y-4 empty:hidden" aria-live="polite">
         {errors.length > 0 ? (
           <ErrorBanner messages={errors} onRetry={retry} />
         ) : profile.isPending ? (
-          <p className="flex items-center gap-2 text-sm text-stone-600">
+          <p className="flex h-6 items-center gap-2 text-sm text-stone-600">
             <Spinner className="size-4" /> Loading your dashboard...
           </p>
-        ) : null}
-        <ModelsBanner banner={dashboardBanner(rows)} />
+        ) : (
+          <div className="h-6" aria-hidden="true" />
+        )}
       </div>
 
       {stats.length > 0 && (
@@ -257,7 +261,7 @@ export function Component() {
           {stats.map((stat) => (
             <div key={stat.label} className={`${cardClass} flex min-w-0 flex-col p-4 sm:p-5`}>
               <dt className="order-2 mt-1 text-sm text-stone-600">{stat.label}</dt>
-              <dd className="order-1 font-display text-xl font-semibold break-words text-stone-950 sm:text-2xl">
+              <dd className="order-1 font-display text-lg font-semibold text-stone-950 sm:text-2xl">
                 {stat.value}
               </dd>
               {'note' in stat && stat.note && (
@@ -277,6 +281,10 @@ export function Component() {
           ))}
         </dl>
       )}
+
+      <div className="mt-6 empty:hidden" aria-live="polite">
+        <ModelsBanner banner={dashboardBanner(rows)} />
+      </div>
 
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-[1.6fr_1fr]">
         <TrainedModels
@@ -355,4 +363,24 @@ export function Component() {
       </div>
     </section>
   );
+}
+
+/** Whether the account has done anything credits are for: trained, generated or bought. */
+function hasUsedProduct(account: {
+  models_trained?: number | null;
+  total_generations?: number | null;
+  credits_balance?: number | null;
+  plan_type?: string | null;
+}): boolean {
+  return (
+    (account.models_trained ?? 0) > 0 ||
+    (account.total_generations ?? 0) > 0 ||
+    (account.credits_balance ?? 0) > 0 ||
+    (account.plan_type ?? 'free') !== 'free'
+  );
+}
+
+/** 'N models max', in the singular for one. */
+function modelsMax(limit: number): string {
+  return `${limit} ${limit === 1 ? 'model' : 'models'} max`;
 }
