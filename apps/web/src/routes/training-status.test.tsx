@@ -116,6 +116,15 @@ describe('/training/{id}', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
+  it('completed: Stay on this page keeps the visitor here', async () => {
+    const { router } = openStatus(() => [200, trainingJob({ status: 'completed', progress: 100 })]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Stay on this page' }));
+    expect(screen.queryByText(/Taking you to your dashboard/)).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(router.state.location.pathname).toBe(`/training/${JOB_ID}`);
+    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+  });
+
   it('addressed by its upload session id', async () => {
     openStatus(() => [200, trainingJob({ progress: 55 })], { id: SESSION_ID });
     expect(await screen.findByRole('heading', { name: 'Ada Portraits' })).toBeTruthy();

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PageState } from '../../components/PageState';
 import { buttonClass } from '../../components/ui';
@@ -39,7 +39,16 @@ export function TrainingPage({
   );
 }
 
-function CompletedPanel({ job, redirectMs }: { job: TrainingJob; redirectMs: number }) {
+function CompletedPanel({
+  job,
+  redirectMs,
+  onStay,
+}: {
+  job: TrainingJob;
+  /** null: the visitor chose to stay on this page. */
+  redirectMs: number | null;
+  onStay: () => void;
+}) {
   const navigate = useNavigate();
   const { user } = useSession();
   const generate = () => {
@@ -60,13 +69,19 @@ function CompletedPanel({ job, redirectMs }: { job: TrainingJob; redirectMs: num
           <Link to="/dashboard" className={buttonClass('secondary')}>
             Go to Dashboard
           </Link>
+          {redirectMs !== null && (
+            <button type="button" onClick={onStay} className={buttonClass('ghost')}>
+              Stay on this page
+            </button>
+          )}
         </>
       }
     >
       <p className="mt-1 text-stone-600">
         Your model finished training
-        {job.training_photos > 0 ? ` on ${job.training_photos} photos` : ''}. Taking you to your
-        dashboard in {Math.round(redirectMs / 1000)} seconds...
+        {job.training_photos > 0 ? ` on ${job.training_photos} photos` : ''}.
+        {redirectMs !== null &&
+          ` Taking you to your dashboard in ${Math.round(redirectMs / 1000)} seconds...`}
       </p>
     </OutcomePanel>
   );
@@ -121,6 +136,8 @@ export function TrainingLiveView({
   const job = query.data;
   const notFound = isNotFound(query.error);
   const connection = useConnectionState(!query.isError || notFound);
+  // The spec's move to the dashboard after completion, unless the visitor chooses to stay.
+  const [staying, setStaying] = useState(false);
   const redirectMs = fromModelList ? COMPLETED_REDIRECT_FROM_LIST_MS : COMPLETED_REDIRECT_MS;
   const status = job?.status;
 
@@ -129,10 +146,10 @@ export function TrainingLiveView({
   }, [job]);
 
   useEffect(() => {
-    if (status !== 'completed') return;
+    if (status !== 'completed' || staying) return;
     const timer = setTimeout(() => void navigate('/dashboard'), redirectMs);
     return () => clearTimeout(timer);
-  }, [status, redirectMs, navigate]);
+  }, [status, redirectMs, navigate, staying]);
 
   if (!job) {
     if (query.isPending) {
@@ -179,7 +196,11 @@ export function TrainingLiveView({
   if (job.status === 'completed') {
     return (
       <TrainingPage title="Training complete">
-        <CompletedPanel job={job} redirectMs={redirectMs} />
+        <CompletedPanel
+          job={job}
+          redirectMs={staying ? null : redirectMs}
+          onStay={() => setStaying(true)}
+        />
       </TrainingPage>
     );
   }
