@@ -3,13 +3,13 @@
 #   bash bench/run.sh              every benchmark
 #   bash bench/run.sh NAME         one (profile-throughput, landing, webhook-throughput,
 #                                  photo-processing, photo-upload, photo-checks, training,
-#                                  queue-throughput, engine-generate)
+#                                  queue-throughput, engine-generate, generation)
 # Results are written to bench/results/ (commit them with the machine they ran on).
 source "$(dirname "$0")/../scripts/lib.sh"
 provision
 cd "$ROOT"
 pnpm exec turbo run build --output-logs=errors-only
-for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks training queue-throughput engine-generate}; do
+for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks training queue-throughput engine-generate generation}; do
   log "bench: $name"
   if [ "$name" = engine-generate ]; then
     "$ENGINE_PYTHON" bench/engine-generate.py

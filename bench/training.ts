@@ -16,13 +16,12 @@ import { taskQueueName } from '@studioshot/contracts';
 import { LocalStorage } from '@studioshot/storage';
 import { Queue } from 'bullmq';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import sharp from 'sharp';
 import WebSocket from 'ws';
+import { makePhotos, seedCheckedSession } from './seed.js';
 import {
   apiCall,
   freePort,
@@ -37,16 +36,6 @@ import {
 } from './common.js';
 
 const RUNS = 7;
-const FIXTURES = path.join(ROOT, 'apps/worker/test/fixtures');
-const SOURCES = [
-  'astronaut.jpg',
-  'astronaut-mirror.jpg',
-  'astronaut-warm.jpg',
-  'astronaut-closer.jpg',
-  'astronaut-tilted.jpg',
-  'astronaut-low-quality.jpg',
-];
-
 interface WorkerLog {
   time: number;
   msg: string;
@@ -54,20 +43,6 @@ interface WorkerLog {
   jobId?: string;
   progress?: number;
   progressMessage?: string;
-}
-
-/** Twelve distinct 1024 px photos of one face: six fixtures, each also mirrored. */
-async function makePhotos(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const [i, source] of SOURCES.entries()) {
-    for (const mirror of [false, true]) {
-      const file = path.join(dir, `photo-${i}-${mirror ? 'm' : 'o'}.jpg`);
-      const image = sharp(path.join(FIXTURES, source)).rotate().resize(1024, 1024);
-      await (mirror ? image.flop() : image).jpeg({ quality: 90 }).toFile(file);
-      files.push(file);
-    }
-  }
-  return files;
 }
 
 const adminUrl = requireEnv('STUDIOSHOT_PG_ADMIN_URL');
@@ -150,7 +125,7 @@ try {
   const trainingSeconds: number[] = [];
   const wsLatencies: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const sessionId = await seedCheckedSession(user.id, photos);
+    const sessionId = await seedCheckedSession(db, storage, user.id, photos);
     // The spare engine is ready long before a user clicks Start.
     await new Promise((r) => setTimeout(r, 2000));
     const sentAt = Date.now();
@@ -224,49 +199,6 @@ ${RUNS} trainings of ${photos.length} photos, one after another, each from its o
   await dropDatabase(adminUrl, database).catch(() => undefined);
   await rm(storageDir, { recursive: true, force: true });
   await rm(photoDir, { recursive: true, force: true });
-}
-
-/** A completed upload session of checked, usable photos, as the upload flow leaves it. */
-async function seedCheckedSession(userId: string, files: string[]): Promise<string> {
-  const session = await db
-    .insertInto('upload_sessions')
-    .values({
-      user_id: userId,
-      session_type: 'training',
-      expected_files: files.length,
-      status: 'completed',
-      completed_at: new Date(),
-      expires_at: new Date(Date.now() + 3600_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const file of files) {
-    const id = randomUUID();
-    const prefix = `photos/${userId}/${session.id}/${id}`;
-    for (const name of ['original', 'optimized', 'thumbnail'])
-      await storage.putFile(`${prefix}/${name}.jpg`, file);
-    await db
-      .insertInto('photos')
-      .values({
-        id,
-        session_id: session.id,
-        user_id: userId,
-        original_filename: path.basename(file),
-        original_key: `${prefix}/original.jpg`,
-        optimized_key: `${prefix}/optimized.jpg`,
-        thumbnail_key: `${prefix}/thumbnail.jpg`,
-        mime_type: 'image/jpeg',
-        width: 1024,
-        height: 1024,
-        size_bytes: 1,
-        content_hash: id,
-        check_status: 'done',
-        usable: true,
-        checks: JSON.stringify({ usable: true, checks: [], advice: [] }),
-      })
-      .execute();
-  }
-  return session.id;
 }
 
 async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
