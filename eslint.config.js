@@ -12,6 +12,7 @@ export default tseslint.config(
       '**/.turbo/**',
       '.local/**',
       '**/.venv/**',
+      '**/.venv-flux/**',
       'bench/results/**',
       'e2e/screenshots/**',
     ],

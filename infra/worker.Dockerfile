@@ -17,7 +17,16 @@ RUN python3 -m venv /app/engine/.venv \
   && /app/engine/.venv/bin/pip install --no-cache-dir -r /app/engine/requirements.lock \
   && /app/engine/.venv/bin/pip install --no-cache-dir --no-deps /app/engine \
   && bash /app/engine/install-models.sh /app/engine/.venv
-ENV ENGINE_PYTHON=/app/engine/.venv/bin/python \
+# A flux worker (--build-arg ENGINE_KIND=flux) also gets the flux engine's own virtualenv (torch,
+# diffusers, peft); the worker runs each kind from its own (ENGINE_PYTHON's default). Its weights
+# are mounted at ENGINE_FLUX_WEIGHTS_DIR (apps/worker/engine/README.md).
+ARG ENGINE_KIND=studio
+RUN if [ "$ENGINE_KIND" = flux ]; then \
+    python3 -m venv /app/engine/.venv-flux \
+    && /app/engine/.venv-flux/bin/pip install --no-cache-dir -r /app/engine/requirements-flux.lock \
+    && /app/engine/.venv-flux/bin/pip install --no-cache-dir --no-deps /app/engine; \
+  fi
+ENV ENGINE_KIND=$ENGINE_KIND \
   ENGINE_PROTOCOL_SCHEMA=/app/engine/engine-protocol.schema.json
 USER node
 CMD ["node", "dist/main.js"]

@@ -76,6 +76,42 @@ ensure_engine() {
 }
 export ENGINE_PYTHON="$ENGINE_DIR/.venv/bin/python"
 
+# uv, pinned, in a bootstrap virtualenv of its own: it installs the flux engine's dependencies.
+UV_VERSION="0.13.8"
+ensure_uv() {
+  local venv="$LOCAL/uv"
+  UV="$venv/bin/uv"
+  if [ -x "$UV" ] && [ "$("$UV" --version 2>/dev/null)" = "uv $UV_VERSION" ]; then return; fi
+  log "installing uv $UV_VERSION into .local/uv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "uv==$UV_VERSION" || die "installing uv failed"
+}
+
+# The flux engine (torch, diffusers, peft: several GB with torch's CUDA libraries) gets a
+# virtualenv of its own, made only where it is needed: `npm test` (its tests) and a worker with
+# ENGINE_KIND=flux, never a studio-only `npm start`. uv installs it from its cache in
+# .local/uv-cache, hard-linking each file into the venv, so only the first install downloads and a
+# rebuild takes seconds. Rebuilt when its lock or the engine's pyproject.toml changes.
+ensure_flux_engine() {
+  local venv="$ENGINE_DIR/.venv-flux" stamp
+  command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
+  stamp="$(cat "$ENGINE_DIR/requirements-flux.lock" "$ENGINE_DIR/pyproject.toml" | sha256sum | cut -c1-16)"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.stamp" 2>/dev/null)" = "$stamp" ]; then return; fi
+  ensure_uv
+  log "creating the flux engine's Python virtualenv (torch, diffusers, peft)"
+  # uv verifies TLS with the system's certificates (as pip does here), and caches in .local.
+  export UV_CACHE_DIR="${UV_CACHE_DIR:-$LOCAL/uv-cache}" UV_NATIVE_TLS=1
+  rm -rf "$venv"
+  "$UV" venv -q --python "$(command -v python3)" "$venv"
+  VIRTUAL_ENV="$venv" "$UV" pip sync -q "$ENGINE_DIR/requirements-flux.lock" ||
+    die "installing the flux engine's dependencies failed (apps/worker/engine/requirements-flux.lock)"
+  VIRTUAL_ENV="$venv" "$UV" pip install -q --no-deps -e "$ENGINE_DIR" ||
+    die "installing the engine package into the flux virtualenv failed"
+  echo "$stamp" >"$venv/.stamp"
+}
+export FLUX_ENGINE_PYTHON="$ENGINE_DIR/.venv-flux/bin/python"
+
 pg_bindir() {
   local d
   d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
@@ -175,6 +211,11 @@ provision() {
   ensure_node
   ensure_workspace
   ensure_engine
+  # A flux worker runs in the flux engine's virtualenv; a studio one never installs it.
+  if [ "${ENGINE_KIND:-studio}" = flux ]; then
+    ensure_flux_engine
+    export ENGINE_PYTHON="$FLUX_ENGINE_PYTHON"
+  fi
   ensure_postgres
   ensure_redis
   ensure_local_secrets

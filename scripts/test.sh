@@ -4,6 +4,8 @@
 source "$(dirname "$0")/lib.sh"
 provision
 ensure_s3_test_server
+# The flux engine's tests (pytest and the worker's) run on a CPU in its own virtualenv.
+ensure_flux_engine
 cd "$ROOT"
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

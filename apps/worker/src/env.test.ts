@@ -29,4 +29,15 @@ describe('loadWorkerEnv', () => {
       WORKER_SHUTDOWN_GRACE_MS: 25_000,
     });
   });
+
+  it('runs each engine kind in its own virtualenv unless ENGINE_PYTHON names one', () => {
+    expect(loadWorkerEnv(required).ENGINE_PYTHON).toMatch(/engine\/\.venv\/bin\/python$/);
+    expect(loadWorkerEnv({ ...required, ENGINE_KIND: 'flux' }).ENGINE_PYTHON).toMatch(
+      /engine\/\.venv-flux\/bin\/python$/,
+    );
+    expect(
+      loadWorkerEnv({ ...required, ENGINE_KIND: 'flux', ENGINE_PYTHON: '/opt/flux/bin/python' })
+        .ENGINE_PYTHON,
+    ).toBe('/opt/flux/bin/python');
+  });
 });

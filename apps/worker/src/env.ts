@@ -5,8 +5,11 @@ import { ENGINE_KINDS } from '@studioshot/contracts';
 import { z } from 'zod';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The engines' virtualenvs (scripts/lib.sh makes them): the flux engine's holds torch and diffusers.
+const STUDIO_ENGINE_VENV = '../engine/.venv';
+const FLUX_ENGINE_VENV = '../engine/.venv-flux';
 
-export const ZWorkerEnvSchema = z.object({
+const ZWorkerEnvFields = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   REDIS_PREFIX: z.string().default('studioshot:'),
@@ -23,8 +26,11 @@ export const ZWorkerEnvSchema = z.object({
   /** Face analysis uses one core; two at once only halves each one's speed. */
   PHOTO_CHECK_CONCURRENCY: z.coerce.number().int().positive().default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** The engine's virtualenv interpreter; `npm start` creates it. */
-  ENGINE_PYTHON: z.string().default(path.resolve(here, '../engine/.venv/bin/python')),
+  /**
+   * The engine's virtualenv interpreter; `npm start` creates it. Default: the studio engine's
+   * (engine/.venv), or the flux engine's own (engine/.venv-flux) for ENGINE_KIND=flux.
+   */
+  ENGINE_PYTHON: z.string().optional(),
   /** The engine this worker runs; it takes only that kind's task queues. */
   ENGINE_KIND: z.enum(ENGINE_KINDS).default('studio'),
   /** How long a freshly started engine may take to say `ready`. */
@@ -68,6 +74,17 @@ export const ZWorkerEnvSchema = z.object({
   /** Where a training's photos and engine output live while it runs. */
   WORKER_TMP_DIR: z.string().default(tmpdir()),
 });
+
+export const ZWorkerEnvSchema = ZWorkerEnvFields.transform((env) => ({
+  ...env,
+  ENGINE_PYTHON:
+    env.ENGINE_PYTHON ??
+    path.resolve(
+      here,
+      env.ENGINE_KIND === 'flux' ? FLUX_ENGINE_VENV : STUDIO_ENGINE_VENV,
+      'bin/python',
+    ),
+}));
 export type WorkerEnv = z.infer<typeof ZWorkerEnvSchema>;
 
 export function loadWorkerEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {

@@ -25,7 +25,13 @@ interface Entry {
   message: Record<string, unknown> & { type: string };
 }
 
-const files = (await readdir(TRANSCRIPTS)).filter((f) => f.endsWith('.ndjson')).sort();
+// The studio engine's conversations, and the flux engine's in their own folder.
+const files = [
+  ...(await readdir(TRANSCRIPTS)),
+  ...(await readdir(path.join(TRANSCRIPTS, 'flux'))).map((f) => `flux/${f}`),
+]
+  .filter((f) => f.endsWith('.ndjson'))
+  .sort();
 
 async function readTranscript(file: string): Promise<Entry[]> {
   const text = await readFile(path.join(TRANSCRIPTS, file), 'utf8');
@@ -53,19 +59,23 @@ const substitute = (value: unknown, out: string): unknown =>
 describe('golden engine transcripts, worker side', () => {
   it('are there to replay', () => {
     expect(files).toContain('train-success.ndjson');
+    expect(files).toContain('flux/train-resume.ndjson');
+    expect(files).toContain('flux/generate.ndjson');
   });
 
   it.each(files)('%s', async (file) => {
     const entries = await readTranscript(file);
     const out = await mkdtemp(path.join(tmpdir(), 'transcript-out-'));
     const logs = new LogCapture();
+    const ready = entries.find((e) => e.message.type === 'ready');
     // A session: a transcript may hold several jobs, one after another, in one process.
     const engine = new EngineProcess({
       command: {
         file: process.execPath,
         args: [PLAYER, path.join(TRANSCRIPTS, file), FIXTURES, out],
       },
-      kind: 'studio',
+      // The engine kind the transcript's engine says it is (studio, or flux in flux/).
+      kind: String(ready!.message.engine),
       reusable: true,
       logger: logs.logger,
       readyTimeoutMs: 10_000,
@@ -73,7 +83,6 @@ describe('golden engine transcripts, worker side', () => {
       termGraceMs: 1000,
     });
     try {
-      const ready = entries.find((e) => e.message.type === 'ready');
       expect(await engine.ready).toMatchObject({ ...ready!.message, version: expect.any(String) });
 
       const starts = entries.flatMap((e, index) =>

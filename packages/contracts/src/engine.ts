@@ -19,6 +19,14 @@ const base = { v: z.literal(ENGINE_PROTOCOL_VERSION) };
 /** A 128-d face descriptor (face-api's), as the photo checks computed it. */
 export const ZFaceDescriptorSchema = z.array(z.number()).length(128);
 
+/** A face's box in pixels: left, top, width, height. */
+export const ZEngineFaceBoxSchema = z.strictObject({
+  x: z.number(),
+  y: z.number(),
+  width: z.number().positive(),
+  height: z.number().positive(),
+});
+
 export const ZTrainParamsSchema = z.strictObject({
   /**
    * The user's usable photos, already on local disk (the worker downloads them). `original_path`
@@ -33,6 +41,11 @@ export const ZTrainParamsSchema = z.strictObject({
         path: z.string(),
         original_path: z.string().nullable(),
         descriptor: ZFaceDescriptorSchema.nullable(),
+        /**
+         * The photo check's main face, in pixels of `path` as displayed (EXIF orientation
+         * applied). The flux engine centres its training crops on it; absent: it finds its own.
+         */
+        face_box: ZEngineFaceBoxSchema.optional(),
       }),
     )
     .min(1),
@@ -42,6 +55,12 @@ export const ZTrainParamsSchema = z.strictObject({
   model_name: z.string(),
   /** Fewer usable photos fail the training; absent: the engine's own minimum (a one-photo restyle sends 1). */
   min_usable_photos: z.number().int().min(1).optional(),
+  /**
+   * A checkpoint an earlier attempt of this training announced (artifact kind `checkpoint`), on
+   * local disk: an engine that checkpoints resumes from it when it belongs to the same training
+   * (same photos, settings and base model), else starts afresh. Other engines ignore it.
+   */
+  resume_from: z.string().optional(),
 });
 export type TrainParams = z.infer<typeof ZTrainParamsSchema>;
 
@@ -103,8 +122,11 @@ export const ZStudioParamsSchema = z.strictObject({
 export type StudioParams = z.infer<typeof ZStudioParamsSchema>;
 
 export const ZGenerateParamsSchema = z.strictObject({
-  /** The model's artifact on local disk (the worker downloads it). */
-  model_path: z.string(),
+  /**
+   * The model's artifact on local disk (the worker downloads it). null: the base model alone, no
+   * personal model (the flux engine; the studio engine answers `bad_input`).
+   */
+  model_path: z.string().nullable(),
   /** The built prompt (trigger word already substituted); the studio engine reads its mood. */
   prompt: z.string().max(2000),
   /** The template variant being rendered, or null for a prompt without a template. */
@@ -124,6 +146,10 @@ export const ZGenerateParamsSchema = z.strictObject({
   /** Square output side in pixels. */
   size: z.number().int().min(256).max(2048),
   output_dir: z.string(),
+  /** Denoising steps (diffusion engines); absent: the engine's setting. */
+  steps: z.number().int().min(1).max(150).optional(),
+  /** Guidance scale (diffusion engines); absent: the engine's setting. */
+  guidance_scale: z.number().min(0).max(30).optional(),
 });
 export type GenerateParams = z.infer<typeof ZGenerateParamsSchema>;
 
@@ -185,10 +211,11 @@ export const ZEngineLogSchema = z.object({
 
 /**
  * Artifact kinds are an open set owned here: the ones below are what the worker knows how to
- * store; an engine may announce others (a checkpoint, a log), which the worker keeps with the
- * task's files. A kind is a lowercase word.
+ * store (a `checkpoint`, announced during a training, is kept so that a retried attempt resumes
+ * from it); an engine may announce others (a log), which the worker keeps with the task's files.
+ * A kind is a lowercase word.
  */
-export const KNOWN_ARTIFACT_KINDS = ['model', 'preview', 'image'] as const;
+export const KNOWN_ARTIFACT_KINDS = ['model', 'preview', 'image', 'checkpoint'] as const;
 export const ZArtifactKindSchema = z.string().regex(/^[a-z][a-z0-9_]{0,31}$/);
 export const ZEngineArtifactSchema = z.object({
   ...base,

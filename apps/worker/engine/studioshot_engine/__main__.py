@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import signal
 import sys
@@ -57,13 +58,32 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as error:
         print(f"studioshot_engine: {error}", file=sys.stderr)
         return EXIT_BROKEN_INSTALL
-    trainer = load_trainer(args.engine)
-    if trainer is None:
-        print(f"the {args.engine} engine is not available in this build", file=sys.stderr)
-        return EXIT_USAGE
+    if args.engine == "flux":
+        # Only the flux engine's virtualenv (.venv-flux) has torch and diffusers.
+        if not all(importlib.util.find_spec(name) for name in ("torch", "diffusers", "peft")):
+            print(
+                "the flux engine is not available in this build: torch, diffusers and peft are installed in "
+                "its own virtualenv, apps/worker/engine/.venv-flux",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        from .flux import FluxEngineError, flux_engine  # noqa: PLC0415
+
+        try:
+            trainer, make_generator = flux_engine()
+        except FluxEngineError as error:
+            print(f"studioshot_engine: {error}", file=sys.stderr)
+            return error.exit_code
+        factory: GeneratorFactory | None = make_generator
+    else:
+        studio = load_trainer(args.engine)
+        if studio is None:
+            print(f"the {args.engine} engine is not available in this build", file=sys.stderr)
+            return EXIT_USAGE
+        trainer, factory = studio, generator_factory(args.engine)
     channel = Channel(args.fd)
     channel.send(protocol.ready(args.engine, __version__))
-    EngineLoop(channel, trainer, generator_factory(args.engine)).serve_forever()
+    EngineLoop(channel, trainer, factory).serve_forever()
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from . import PROTOCOL_VERSION
 LogLevel = Literal["debug", "info", "warn", "error"]
 # An open set (engine.ts, ZArtifactKindSchema): a lowercase word. The worker knows these three.
 ArtifactKind = str
-KNOWN_ARTIFACT_KINDS = ("model", "preview", "image")
+KNOWN_ARTIFACT_KINDS = ("model", "preview", "image", "checkpoint")
 ARTIFACT_KIND_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 ErrorCode = Literal["bad_input", "cancelled", "protocol", "internal"]
 TaskName = Literal["train", "generate"]
@@ -37,11 +37,22 @@ DEFAULT_SCHEMA_PATH = Path(__file__).resolve().parents[4] / "packages" / "contra
 
 
 @dataclass(frozen=True)
+class FaceBox:
+    """A face's box in pixels: left, top, width, height."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
 class Photo:
     id: str
     path: str  # the optimised copy
     original_path: str | None = None  # the full-size original, when the worker has it
     descriptor: tuple[float, ...] | None = None  # face-api's 128-d descriptor from the photo checks
+    face_box: FaceBox | None = None  # the photo checks' main face, in pixels of `path` (upright)
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,8 @@ class TrainParams:
     model_name: str
     # Fewer usable photos than this fail the training; None: the engine's own minimum.
     min_usable_photos: int | None = None
+    # A checkpoint of an earlier attempt of this training (engines that checkpoint resume from it).
+    resume_from: str | None = None
 
 
 @dataclass(frozen=True)
@@ -63,13 +76,15 @@ class GenerateTemplate:
 
 @dataclass(frozen=True)
 class GenerateParams:
-    model_path: str
+    model_path: str | None  # None: the base model alone (engines that need a personal model refuse it)
     prompt: str
     template: GenerateTemplate | None
     seed: int
     count: int
     size: int
     output_dir: str
+    steps: int | None = None  # denoising steps; None: the engine's setting
+    guidance_scale: float | None = None  # None: the engine's setting
 
 
 @dataclass(frozen=True)
@@ -248,6 +263,7 @@ def _train_params(value: dict[str, Any]) -> TrainParams:
                 path=photo["path"],
                 original_path=photo["original_path"],
                 descriptor=None if photo["descriptor"] is None else tuple(float(x) for x in photo["descriptor"]),
+                face_box=_face_box(photo.get("face_box")),
             )
             for photo in value["photos"]
         ),
@@ -255,7 +271,14 @@ def _train_params(value: dict[str, Any]) -> TrainParams:
         trigger_word=value["trigger_word"],
         model_name=value["model_name"],
         min_usable_photos=value.get("min_usable_photos"),
+        resume_from=value.get("resume_from"),
     )
+
+
+def _face_box(value: dict[str, Any] | None) -> FaceBox | None:
+    if value is None:
+        return None
+    return FaceBox(x=float(value["x"]), y=float(value["y"]), width=float(value["width"]), height=float(value["height"]))
 
 
 def _generate_params(value: dict[str, Any]) -> GenerateParams:
@@ -270,6 +293,8 @@ def _generate_params(value: dict[str, Any]) -> GenerateParams:
         count=int(value["count"]),
         size=int(value["size"]),
         output_dir=value["output_dir"],
+        steps=None if value.get("steps") is None else int(value["steps"]),
+        guidance_scale=None if value.get("guidance_scale") is None else float(value["guidance_scale"]),
     )
 
 

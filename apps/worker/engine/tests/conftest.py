@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -14,8 +14,8 @@ def start_engine(tmp_path: Path) -> Iterator[StartEngine]:
     """Starts engine processes (each must say ready first) and kills whatever is left after the test."""
     engines: list[EngineProcess] = []
 
-    def start(*extra_args: str, expect_ready: bool = True) -> EngineProcess:
-        engine = EngineProcess(tmp_path / f"engine-{len(engines)}.stderr", *extra_args)
+    def start(*extra_args: str, expect_ready: bool = True, env: Mapping[str, str] | None = None) -> EngineProcess:
+        engine = EngineProcess(tmp_path / f"engine-{len(engines)}.stderr", *extra_args, env=env)
         engines.append(engine)
         if expect_ready:
             assert engine.receive()["type"] == "ready"

@@ -38,7 +38,7 @@ def as_line(message: dict[str, Any]) -> bytes:
 class EngineProcess:
     """`python -m studioshot_engine` with one end of a socketpair as its protocol pipe, as Node gives it."""
 
-    def __init__(self, stderr_path: Path, *extra_args: str) -> None:
+    def __init__(self, stderr_path: Path, *extra_args: str, env: Mapping[str, str] | None = None) -> None:
         self._pipe, child_end = socket.socketpair()
         with child_end, stderr_path.open("wb") as stderr:
             self.process = subprocess.Popen(
@@ -46,6 +46,7 @@ class EngineProcess:
                 pass_fds=(child_end.fileno(),),
                 stdout=subprocess.DEVNULL,
                 stderr=stderr,
+                env=None if env is None else dict(env),
             )
         self._stderr_path = stderr_path
         self._buffer = b""
@@ -107,6 +108,79 @@ class EngineProcess:
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         return line
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+PLACEHOLDERS: dict[str, Callable[[Any], bool]] = {
+    "<string>": lambda value: isinstance(value, str),
+    "<number>": _is_number,
+    "<any>": lambda value: True,
+}
+
+
+def matches(pattern: Any, actual: Any) -> bool:
+    if isinstance(pattern, str) and pattern in PLACEHOLDERS:
+        return PLACEHOLDERS[pattern](actual)
+    if isinstance(pattern, dict):
+        return (
+            isinstance(actual, dict)
+            and pattern.keys() == actual.keys()
+            and all(matches(pattern[k], actual[k]) for k in pattern)
+        )
+    if isinstance(pattern, list):
+        return isinstance(actual, list) and len(pattern) == len(actual) and all(map(matches, pattern, actual))
+    if _is_number(pattern):
+        return _is_number(actual) and pattern == actual
+    return type(pattern) is type(actual) and pattern == actual
+
+
+def substitute(value: Any, out_dir: Path) -> Any:
+    if isinstance(value, str):
+        return value.replace("$FIXTURES", str(FIXTURES)).replace("$OUT", str(out_dir))
+    if isinstance(value, dict):
+        return {key: substitute(item, out_dir) for key, item in value.items()}
+    if isinstance(value, list):
+        return [substitute(item, out_dir) for item in value]
+    return value
+
+
+def replay_transcript(path: Path, engine: EngineProcess, out_dir: Path, timeout: float = MESSAGE_TIMEOUT_S) -> None:
+    """Feeds the transcript's worker lines to the engine and checks what comes back (rules:
+    engine-transcripts/README.md); the engine must then exit cleanly when the pipe closes. `timeout`:
+    the longest wait for one message."""
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all(line.keys() == {"from", "message"} and line["from"] in ("worker", "engine") for line in lines)
+    previous: dict[str, Any] | None = None
+    for line in lines:
+        if line["from"] == "worker":
+            engine.send(substitute(line["message"], out_dir))
+            continue
+        expected = line["message"]
+        actual = engine.receive(timeout)
+        # One progress line matches the whole run of progress messages, including those the engine
+        # sent before it read a worker line (a cancel) that the transcript shows after the progress.
+        progress_run = previous is not None and previous["type"] == "progress" and expected["type"] != "progress"
+        while progress_run and actual["type"] == "progress":
+            assert matches(previous, actual), f"{path.name}: expected {previous}, got {actual}"
+            actual = engine.receive(timeout)
+        assert matches(expected, actual), f"{path.name}: expected {expected}, got {actual}"
+        previous = expected
+    engine.assert_silent(0.3)
+
+    received = [message for message in engine.received if message["type"] != "log"]
+    for job_id in {message["job_id"] for message in received if message["type"] == "progress"}:
+        steps = [(m["step"], m["total"]) for m in received if m["type"] == "progress" and m["job_id"] == job_id]
+        assert [step for step, _ in steps] == sorted({step for step, _ in steps}), f"{job_id}: steps rise strictly"
+        assert len({total for _, total in steps}) == 1 and all(step <= total for step, total in steps)
+    for artifact in (message for message in received if message["type"] == "artifact"):
+        file = Path(artifact["path"])
+        assert file.is_relative_to(out_dir) and file.stat().st_size > 0, artifact
+
+    engine.close_pipe()
+    assert engine.wait(10) == 0, "the engine exits cleanly when the worker closes the pipe"
 
 
 def start_message(job_id: str, photo_names: list[str], output_dir: Path) -> dict[str, Any]:

@@ -1,4 +1,9 @@
-import { MESSAGES, type EngineKind, type GenerateParams } from '@studioshot/contracts';
+import {
+  MESSAGES,
+  ZGenerateParamsSchema,
+  type EngineKind,
+  type GenerateParams,
+} from '@studioshot/contracts';
 import type { Db, GenerationItem } from '@studioshot/db';
 import { generationImageKey } from '@studioshot/storage';
 import { templateById } from '@studioshot/templates';
@@ -6,6 +11,7 @@ import { sql } from 'kysely';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { z } from 'zod';
 import { EngineFailure } from '../engine/engine-process.js';
 import type { EngineLease } from '../engine/engine-pool.js';
 import type { PhotoAnalyzer } from '../photo-checks/index.js';
@@ -140,7 +146,8 @@ export function generateWork(deps: GenerateDeps): TaskWork {
 
 /** What the images are rendered from, the faces they are ranked against, and their band. */
 interface RenderSource {
-  modelPath: string;
+  /** null: the base model alone (a flux generation for a user without a personal model). */
+  modelPath: string | null;
   references: number[][];
   rendering: ProgressBand;
 }
@@ -183,6 +190,12 @@ async function photoSource(
     ? await usablePhoto(deps.db, plan.userId, plan.sourcePhotoId)
     : undefined;
   if (!photo) throw new TaskInputError(GENERATION_MESSAGES.photoGone);
+  const references = photo.descriptor ? [photo.descriptor] : [];
+  if (deps.kind === 'flux') {
+    // FLUX's base model renders from the prompt alone; the images are still ranked against the
+    // user's photo.
+    return { modelPath: null, references, rendering: { start: MODEL.end, end: RANK.start } };
+  }
   run.report(PHOTO.download, 0, GENERATION_MESSAGES.readingPhoto);
   const photos = await localPhotos(deps, run, [photo], PHOTO.download);
   run.stop.throwIfAborted();
@@ -205,7 +218,7 @@ async function photoSource(
   if (!model) throw new EngineFailure('protocol', GENERATION_MESSAGES.noImages, false);
   return {
     modelPath: model.path,
-    references: photo.descriptor ? [photo.descriptor] : [],
+    references,
     rendering: { start: PHOTO.engine.end, end: RANK.start },
   };
 }
@@ -292,15 +305,32 @@ async function upgradeModel(
   return { artifactKey: stored.modelKey, references: stored.faceDescriptors };
 }
 
+/** The request's engine settings recorded on the task (POST /generation/flux-generate's). */
+const ZRequestedEngineSettings = z.object({
+  steps: ZGenerateParamsSchema.shape.steps.catch(undefined),
+  guidance_scale: ZGenerateParamsSchema.shape.guidance_scale.catch(undefined),
+});
+
+function engineSettings(params: unknown): Pick<GenerateParams, 'steps' | 'guidance_scale'> {
+  const parsed = ZRequestedEngineSettings.safeParse(params ?? {});
+  if (!parsed.success) return {};
+  const { steps, guidance_scale } = parsed.data;
+  return {
+    ...(steps !== undefined ? { steps } : {}),
+    ...(guidance_scale !== undefined ? { guidance_scale } : {}),
+  };
+}
+
 /** Each item (a template of a batch) rendered in turn on the warm session. */
 async function render(
   deps: GenerateDeps,
   run: TaskRun,
   plan: GenerationPlan,
-  modelPath: string,
+  modelPath: string | null,
   band: ProgressBand,
 ): Promise<GeneratedFile[]> {
   const files: GeneratedFile[] = [];
+  const settings = engineSettings(run.task.params);
   const share = (band.end - band.start) / plan.items.length;
   for (const [itemIndex, item] of plan.items.entries()) {
     const template = item.template_id ? templateById(item.template_id) : undefined;
@@ -319,6 +349,7 @@ async function render(
       count: plan.imagesPerItem,
       size: plan.size,
       output_dir: path.join(run.workspace, `item-${itemIndex}`),
+      ...settings,
     };
     const itemBand = {
       start: Math.round(band.start + share * itemIndex),

@@ -13,6 +13,7 @@ import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import {
   EngineFailure,
+  type EngineRunOptions,
   type EngineRunResult,
   type EngineStartRequest,
 } from '../engine/engine-process.js';
@@ -114,6 +115,7 @@ export class TaskRun {
     lease: EngineLease,
     request: EngineStartRequest,
     band: ProgressBand,
+    options: Pick<EngineRunOptions, 'onArtifact'> = {},
   ): Promise<EngineRunResult> {
     const { engine } = lease;
     const cancel = () => void engine.cancel(this.stop.reason);
@@ -129,6 +131,7 @@ export class TaskRun {
           }
           this.report(band, step / total, message);
         },
+        onArtifact: options.onArtifact,
       });
     } finally {
       this.engineSeconds += (performance.now() - started) / 1000;

@@ -2,7 +2,11 @@ import type { TrainParams } from '@studioshot/contracts';
 import type { Db } from '@studioshot/db';
 import { modelArtifactKey, ObjectNotFoundError, type Storage } from '@studioshot/storage';
 import path from 'node:path';
-import { EngineFailure, type EngineRunResult } from '../engine/engine-process.js';
+import {
+  EngineFailure,
+  type EngineArtifact,
+  type EngineRunResult,
+} from '../engine/engine-process.js';
 import type { EngineLease } from '../engine/engine-pool.js';
 import {
   TaskInputError,
@@ -102,6 +106,8 @@ export async function buildModel(
   const usable = await usablePhotos(deps.db, model.sessionId);
   if (usable.length === 0) throw new TaskInputError(TRAINING_MESSAGES.noPhotos);
   const photos = await localPhotos(deps, run, usable, bands.download);
+  const checkpoints = new TrainingCheckpoints(deps.storage, run, model);
+  const resumeFrom = await checkpoints.previous();
   run.stop.throwIfAborted();
   const outputDir = path.join(run.workspace, 'model');
   const params: TrainParams = {
@@ -109,13 +115,16 @@ export async function buildModel(
     output_dir: outputDir,
     trigger_word: model.triggerWord,
     model_name: model.name,
+    ...(resumeFrom ? { resume_from: resumeFrom } : {}),
   };
   const result = await run.runEngine(
     await deps.engines.leaseTraining(),
     { job_id: run.task.id, task: 'train', params },
     bands.engine,
+    { onArtifact: (artifact) => checkpoints.announced(artifact) },
   );
   const stored = await storeArtifacts(deps, run, model, result, bands.store);
+  await checkpoints.discard();
   // Every usable photo's descriptor: images are ranked by their median distance to these.
   const faceDescriptors = photos.flatMap((photo) => (photo.descriptor ? [photo.descriptor] : []));
   return { ...stored, summary: result.summary, faceDescriptors };
@@ -149,6 +158,7 @@ export async function localPhotos(
       path: await fetchFile(photo.optimizedKey),
       original_path: await fetchFile(photo.originalKey),
       descriptor: photo.descriptor,
+      ...(photo.faceBox ? { face_box: photo.faceBox } : {}),
     })),
   );
   const failed = downloads.find((d) => d.status === 'rejected');
@@ -167,8 +177,10 @@ async function storeArtifacts(
   result: EngineRunResult,
   band: ProgressBand,
 ): Promise<{ modelKey: string; keys: Record<string, string> }> {
-  // The last announcement of each kind wins.
-  const byKind = new Map(result.artifacts.map((a) => [a.kind, a]));
+  // The last announcement of each kind wins; checkpoints were stored as they came.
+  const byKind = new Map(
+    result.artifacts.filter((a) => a.kind !== CHECKPOINT_KIND).map((a) => [a.kind, a]),
+  );
   const artifact = byKind.get('model');
   if (!artifact) throw new EngineFailure('protocol', TRAINING_MESSAGES.noModel, false);
   run.report(band, 0, TRAINING_MESSAGES.saving);
@@ -176,7 +188,7 @@ async function storeArtifacts(
   let stored = 0;
   for (const { kind, path: file } of byKind.values()) {
     const extension = path.extname(file).toLowerCase();
-    const suffix = /^\.[a-z0-9]{1,10}$/.test(extension) ? extension : '';
+    const suffix = /^\.[a-z0-9]{1,16}$/.test(extension) ? extension : '';
     const key = modelArtifactKey(model.userId, model.id, `${kind}${suffix}`);
     await deps.storage.putFile(key, file, {
       contentType: kind === 'preview' ? 'image/jpeg' : 'application/octet-stream',
@@ -187,4 +199,57 @@ async function storeArtifacts(
     run.report(band, stored / (byKind.size + 1), TRAINING_MESSAGES.saving);
   }
   return { modelKey: keys.model_key!, keys };
+}
+
+const CHECKPOINT_KIND = 'checkpoint';
+
+/**
+ * A training's checkpoints (engines that write them: flux), kept in storage beside the model
+ * (`users/{user}/models/{model}/checkpoint.<ext>`), so that a retried attempt, on this worker or
+ * another, resumes where the last one stopped. Each announced checkpoint replaces the stored one
+ * (uploads in order, one at a time, while the engine goes on); the training's end discards it.
+ */
+class TrainingCheckpoints {
+  private readonly key: string;
+  private uploads: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly run: TaskRun,
+    model: { id: string; userId: string },
+  ) {
+    this.key = modelArtifactKey(model.userId, model.id, `${CHECKPOINT_KIND}.safetensors`);
+    // Whatever ends the attempt, no upload is left writing once its files are removed.
+    run.onCleanup(() => this.uploads);
+  }
+
+  /** The checkpoint an earlier attempt stored, as a local file; undefined when there is none. */
+  async previous(): Promise<string | undefined> {
+    if (!(await this.storage.exists(this.key))) return undefined;
+    const file = await this.storage.localFile(this.key);
+    this.run.onCleanup(() => file.release());
+    this.run.logger.info({ key: this.key }, 'resuming the training from its stored checkpoint');
+    return file.path;
+  }
+
+  announced(artifact: EngineArtifact): void {
+    if (artifact.kind !== CHECKPOINT_KIND) return;
+    this.uploads = this.uploads.then(async () => {
+      try {
+        await this.storage.putFile(this.key, artifact.path, {
+          contentType: 'application/octet-stream',
+        });
+        this.run.logger.debug({ step: artifact.meta?.step }, 'training checkpoint stored');
+      } catch (error) {
+        // A newer checkpoint replaced this file already, or storage hiccuped: the next one will do.
+        this.run.logger.warn({ err: error }, 'training checkpoint not stored');
+      }
+    });
+  }
+
+  /** The model is stored: its checkpoint has served. */
+  async discard(): Promise<void> {
+    await this.uploads;
+    await this.storage.delete(this.key);
+  }
 }

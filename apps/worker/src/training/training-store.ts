@@ -11,6 +11,8 @@ export interface UsablePhoto {
   originalKey: string;
   /** The photo check's 128-d face descriptor; null when it has none. */
   descriptor: number[] | null;
+  /** The photo check's main face in pixels of the optimised copy (upright); null without one. */
+  faceBox: { x: number; y: number; width: number; height: number } | null;
 }
 
 /** The session's usable photos, oldest first. */
@@ -28,6 +30,7 @@ export async function usablePhotos(db: Db, sessionId: string): Promise<UsablePho
     optimizedKey: row.optimized_key,
     originalKey: row.original_key,
     descriptor: descriptorOf(row.analysis),
+    faceBox: faceBoxOf(row.analysis),
   }));
 }
 
@@ -50,6 +53,7 @@ export async function usablePhoto(
         optimizedKey: row.optimized_key,
         originalKey: row.original_key,
         descriptor: descriptorOf(row.analysis),
+        faceBox: faceBoxOf(row.analysis),
       }
     : undefined;
 }
@@ -60,6 +64,18 @@ function descriptorOf(analysis: unknown): number[] | null {
     descriptor.length === 128 &&
     descriptor.every((n) => typeof n === 'number' && Number.isFinite(n))
     ? (descriptor as number[])
+    : null;
+}
+
+/** The analysis' main face (`faces[0]`, largest first), when it has a well-formed one. */
+function faceBoxOf(analysis: unknown): UsablePhoto['faceBox'] {
+  const face = (analysis as { faces?: unknown } | null)?.faces;
+  const main = Array.isArray(face) ? (face[0] as Record<string, unknown> | undefined) : undefined;
+  if (!main) return null;
+  const { x, y, width, height } = main;
+  const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+  return finite(x) && finite(y) && finite(width) && finite(height) && width > 0 && height > 0
+    ? { x, y, width, height }
     : null;
 }
 

@@ -45,6 +45,8 @@ class StudioGenerator:
         count, size, seed = int(params.count), int(params.size), int(params.seed)
         template = params.template
         look = _look(template, params.prompt)
+        if params.model_path is None:
+            raise BadInput("This engine makes headshots from a trained model: train one first.")
         model = load_model(params.model_path)
         job.raise_if_cancelled()
         os.makedirs(params.output_dir, exist_ok=True)

@@ -1,0 +1,194 @@
+"""The flux generation, in process, on the tiny random-weight pipeline: the warm pipeline, a LoRA per
+job swapped in place, the base model alone, seeds, cancel, and refusals."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from flux_support import Recorder, astronaut_photos, flux_settings, other_person_photos
+from PIL import Image
+
+from studioshot_engine.flux.generate import FluxGenerator, seed_for_image
+from studioshot_engine.flux.training import FluxTrainer
+from studioshot_engine.flux.weights import resolve_runtime
+from studioshot_engine.jobs import BadInput, JobCancelled
+from studioshot_engine.protocol import GenerateParams, TrainParams
+
+# LoRAs trained hard enough (a high learning rate) to change the tiny model's images visibly.
+LORA_SETTINGS = {"ENGINE_FLUX_LORA_STEPS": "8", "ENGINE_FLUX_LORA_LEARNING_RATE": "0.02"}
+
+
+@pytest.fixture(scope="module")
+def loras(flux_weights: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two users' LoRAs: the astronaut's and another person's."""
+    settings = flux_settings(flux_weights, **LORA_SETTINGS)
+    trainer = FluxTrainer(settings, resolve_runtime(settings))
+    made = {}
+    for user, photos in (("astronaut", astronaut_photos()), ("other", other_person_photos())):
+        output = tmp_path_factory.mktemp(user)
+        trainer.train(
+            Recorder(),
+            TrainParams(photos=tuple(photos), output_dir=str(output), trigger_word="ohwx", model_name=user),
+        )
+        made[user] = output / "model.safetensors"
+    return made
+
+
+def make_generator(weights: Path, **overrides: str) -> FluxGenerator:
+    settings = flux_settings(weights, **overrides)
+    return FluxGenerator(settings, resolve_runtime(settings))
+
+
+@pytest.fixture(scope="module")
+def generator(flux_weights: Path) -> FluxGenerator:
+    """One warm generator for the module, as a worker's session keeps one."""
+    return make_generator(flux_weights)
+
+
+def request(output_dir: Path, model: Path | None, **changes: object) -> GenerateParams:
+    fields: dict[str, object] = {
+        "model_path": None if model is None else str(model),
+        "prompt": "a professional headshot of ohwx",
+        "template": None,
+        "seed": 7,
+        "count": 4,
+        "size": 256,
+        "output_dir": str(output_dir),
+        **changes,
+    }
+    return GenerateParams(**fields)  # type: ignore[arg-type]
+
+
+def images_of(job: Recorder) -> list[bytes]:
+    return [Path(artifact["path"]).read_bytes() for artifact in job.of_kind("image")]
+
+
+def pixels(data: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), dtype=np.float32)
+
+
+def test_generates_four_seeded_images_with_their_facts(
+    generator: FluxGenerator, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    job = Recorder()
+    summary = generator.generate(job, request(tmp_path, loras["astronaut"]))
+    images = job.of_kind("image")
+    assert [image["path"] for image in images] == [str(tmp_path / f"image-{index}.jpg") for index in range(4)]
+    for index, image in enumerate(images):
+        assert image["meta"] == {
+            "index": index,
+            "seed": seed_for_image(7, index),
+            "width": 256,
+            "height": 256,
+            "steps": 2,
+            "guidance_scale": 2.5,
+        }
+        with Image.open(image["path"]) as decoded:
+            assert (decoded.format, decoded.size, decoded.mode) == ("JPEG", (256, 256), "RGB")
+    assert len({image["meta"]["seed"] for image in images}) == 4
+    assert len(set(images_of(job))) == 4, "each image its own noise"
+    # Progress: loaded (0), each denoising step, each image saved; every report has metrics and an ETA.
+    assert [report["step"] for report in job.progress_reports] == list(range(7))
+    assert {report["total"] for report in job.progress_reports} == {6}
+    assert all(report["metrics"] and report["eta"] is not None for report in job.progress_reports)
+    assert "lora_swap_seconds" in job.progress_reports[0]["metrics"]
+    assert summary | {"lora_swap_seconds": 0, "seconds_per_step": 0, "seconds": 0} == {
+        "images": 4,
+        "seed": 7,
+        "size": 256,
+        "steps": 2,
+        "guidance_scale": 2.5,
+        "lora": True,
+        "lora_swap_seconds": 0,
+        "seconds_per_step": 0,
+        "seconds": 0,
+    }
+
+
+def test_the_same_request_gives_the_same_images_and_the_request_steps_and_guidance_count(
+    generator: FluxGenerator, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    first, again, other = Recorder(), Recorder(), Recorder()
+    generator.generate(first, request(tmp_path / "first", loras["astronaut"], count=2))
+    generator.generate(again, request(tmp_path / "again", loras["astronaut"], count=2))
+    assert images_of(first) == images_of(again)
+    summary = generator.generate(
+        other, request(tmp_path / "other", loras["astronaut"], count=2, steps=3, guidance_scale=4.0)
+    )
+    assert (summary["steps"], summary["guidance_scale"]) == (3, 4.0)
+    assert images_of(other) != images_of(first)
+    assert len(other.progress_reports) == 1 + 3 + 2
+
+
+def test_the_lora_changes_the_images_and_the_base_model_generates_without_one(
+    generator: FluxGenerator, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    with_lora, base = Recorder(), Recorder()
+    generator.generate(with_lora, request(tmp_path / "lora", loras["astronaut"]))
+    summary = generator.generate(base, request(tmp_path / "base", None))
+    assert summary["lora"] is False
+    differences = [
+        float(np.abs(pixels(a) - pixels(b)).mean()) for a, b in zip(images_of(with_lora), images_of(base), strict=True)
+    ]
+    assert min(differences) > 1.0, differences
+
+
+def test_swapping_users_gives_each_the_images_a_fresh_process_would(
+    generator: FluxGenerator, flux_weights: Path, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    astronaut, other, astronaut_again, base = Recorder(), Recorder(), Recorder(), Recorder()
+    generator.generate(astronaut, request(tmp_path / "a", loras["astronaut"]))
+    generator.generate(other, request(tmp_path / "b", loras["other"]))
+    generator.generate(base, request(tmp_path / "base", None))
+    generator.generate(astronaut_again, request(tmp_path / "a2", loras["astronaut"]))
+    assert images_of(other) != images_of(astronaut)
+    assert images_of(astronaut_again) == images_of(astronaut), "nothing of the other user's LoRA is left"
+    # A swap copies weights into the loaded adapter: well under the 1 s budget here.
+    assert other.progress_reports[0]["metrics"]["lora_swap_seconds"] < 1.0
+    fresh = Recorder()
+    make_generator(flux_weights).generate(fresh, request(tmp_path / "fresh", loras["other"]))
+    assert images_of(fresh) == images_of(other)
+    fresh_base = Recorder()
+    make_generator(flux_weights).generate(fresh_base, request(tmp_path / "fresh-base", None))
+    assert images_of(fresh_base) == images_of(base)
+
+
+def test_a_cancel_stops_the_generation_between_denoising_steps(
+    generator: FluxGenerator, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    job = Recorder(cancel_after=2)
+    with pytest.raises(JobCancelled):
+        generator.generate(job, request(tmp_path / "cancelled", loras["astronaut"], steps=10))
+    assert [report["step"] for report in job.progress_reports] == [0, 1]
+    assert job.of_kind("image") == []
+    # The warm pipeline goes on serving.
+    after = Recorder()
+    generator.generate(after, request(tmp_path / "after", loras["other"], count=1))
+    assert len(after.of_kind("image")) == 1
+
+
+def test_a_side_that_is_not_a_multiple_of_16_is_delivered_at_its_size(generator: FluxGenerator, tmp_path: Path) -> None:
+    job = Recorder()
+    generator.generate(job, request(tmp_path, None, count=1, size=264))
+    with Image.open(job.of_kind("image")[0]["path"]) as image:
+        assert image.size == (264, 264)
+
+
+def test_a_model_that_is_not_a_flux_lora_is_bad_input(generator: FluxGenerator, tmp_path: Path) -> None:
+    studio_model = tmp_path / "model.npz"
+    studio_model.write_bytes(b"PK\x03\x04 not a safetensors file")
+    for model in (studio_model, tmp_path / "missing.safetensors"):
+        with pytest.raises(BadInput, match="cannot be read by the flux engine"):
+            generator.generate(Recorder(), request(tmp_path / "out", model))
+
+
+def test_the_step_cache_setting_generates_with_diffusers_first_block_cache(flux_weights: Path, tmp_path: Path) -> None:
+    job = Recorder()
+    make_generator(flux_weights, ENGINE_FLUX_STEP_CACHE="0.5", ENGINE_FLUX_STEPS="4").generate(
+        job, request(tmp_path, None, count=1)
+    )
+    assert any("first-block step cache on" in message for _, message in job.logs)
+    assert len(job.of_kind("image")) == 1
