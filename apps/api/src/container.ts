@@ -1,6 +1,6 @@
 import { createDb, type Db } from '@studioshot/db';
 import { Redis } from 'ioredis';
-import type { Env } from './env.js';
+import { productionWarnings, type Env } from './env.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './repositories/mailer.js';
 import { CreditLedgerRepository } from './repositories/credit-ledger.repository.js';
@@ -225,7 +225,7 @@ export function createContainer(env: Env, logger: Logger): Container {
     auth,
     users: new UsersService(usersRepo),
     userCache,
-    health: new HealthService(db, redis, env.APP_VERSION),
+    health: new HealthService(db, redis, env.APP_VERSION, productionWarnings(env)),
     async start() {
       await Promise.all([userCache.start(), revocations.start(), taskEvents.start()]);
       // A task committed just before the API stopped may never have reached the queue.

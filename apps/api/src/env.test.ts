@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv, webOrigins } from './env.js';
+import { DEV_CONVENIENCES } from '@studioshot/contracts';
+import { EnvError, loadEnv, productionWarnings, webOrigins } from './env.js';
 
 const valid = {
   DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
   REDIS_URL: 'redis://127.0.0.1:6379',
   JWT_SECRET: 'x'.repeat(32),
+};
+/** A production configuration with every development convenience off. */
+const production = {
+  ...valid,
+  NODE_ENV: 'production',
+  MAIL_TRANSPORT: 'smtp',
+  SMTP_URL: 'smtp://mail.example.com:587',
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: 'sk_live_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
 };
 
 describe('loadEnv', () => {
@@ -71,18 +82,67 @@ describe('loadEnv', () => {
     expect(
       webOrigins(
         loadEnv({
-          ...valid,
-          NODE_ENV: 'production',
+          ...production,
           WEB_ORIGINS: 'https://app.example.com/, https://www.example.com',
           PUBLIC_URL: 'https://studioshot.example/welcome',
         }),
       ),
     ).toEqual(['https://app.example.com', 'https://www.example.com', 'https://studioshot.example']);
-    expect(webOrigins(loadEnv({ ...valid, NODE_ENV: 'production' }))).toEqual([]);
+    expect(webOrigins(loadEnv({ ...production }))).toEqual([]);
     expect(() => loadEnv({ ...valid, WEB_ORIGINS: 'app.example.com' })).toThrow(/WEB_ORIGINS/);
   });
 
   it('treats empty strings as unset', () => {
     expect(loadEnv({ ...valid, PORT: '' }).PORT).toBe(8080);
+  });
+});
+
+describe('production refuses development conveniences', () => {
+  /** What turns each convenience on, by the setting it names. */
+  const turnOn: Record<string, Record<string, string | undefined>> = {
+    'MAIL_TRANSPORT=outbox': { MAIL_TRANSPORT: undefined, SMTP_URL: undefined },
+    'PAYMENT_PROVIDER=test': { PAYMENT_PROVIDER: 'test' },
+    STRIPE_API_BASE: { STRIPE_API_BASE: 'http://127.0.0.1:12111' },
+    'LOGIN_MAX_PER_ACCOUNT above 10': { LOGIN_MAX_PER_ACCOUNT: '1000' },
+    'LOGIN_MAX_PER_IP above 50': { LOGIN_MAX_PER_IP: '1000' },
+    'FORGOT_MAX_PER_ACCOUNT above 5': { FORGOT_MAX_PER_ACCOUNT: '1000' },
+    'FORGOT_MAX_PER_IP above 20': { FORGOT_MAX_PER_IP: '1000' },
+  };
+
+  it('starts with every convenience off, and says nothing', () => {
+    const env = loadEnv(production);
+    expect(productionWarnings(env)).toEqual([]);
+  });
+
+  it.each(DEV_CONVENIENCES.filter((c) => c.apps.includes('api')).map((c) => [c.setting]))(
+    '%s on: refused, naming it',
+    (setting) => {
+      const on = turnOn[setting];
+      // A convenience added to the list needs its case here: this test walks the whole list.
+      expect(on, `how to turn on ${setting}`).toBeDefined();
+      expect(() => loadEnv({ ...production, ...on })).toThrow(EnvError);
+      expect(() => loadEnv({ ...production, ...on })).toThrow(setting);
+      // The same settings outside production are fine.
+      expect(() => loadEnv({ ...production, ...on, NODE_ENV: 'development' })).not.toThrow();
+    },
+  );
+
+  it('the default mail and payment settings are refused in production (as docker-compose once shipped)', () => {
+    expect(() => loadEnv({ ...valid, NODE_ENV: 'production' })).toThrow(
+      /MAIL_TRANSPORT=outbox[\s\S]*PAYMENT_PROVIDER=test/,
+    );
+  });
+
+  it('the test provider is allowed only by its loudly named setting, and then announced', () => {
+    const staging = loadEnv({
+      ...production,
+      PAYMENT_PROVIDER: 'test',
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
+    });
+    expect(productionWarnings(staging)).toEqual([
+      expect.stringMatching(
+        /^PAYMENT_PROVIDER=test is on \(ALLOW_TEST_PAYMENTS_IN_PRODUCTION=true\)/,
+      ),
+    ]);
   });
 });

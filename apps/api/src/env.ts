@@ -1,4 +1,10 @@
-import { ENGINE_KINDS } from '@studioshot/contracts';
+import {
+  ALLOW_TEST_PAYMENTS_SETTING,
+  allowedInProduction,
+  ENGINE_KINDS,
+  PRODUCTION_RATE_LIMITS,
+  productionRefusal,
+} from '@studioshot/contracts';
 import { ALWAYS_ON_COST } from '@studioshot/pricing';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,14 +39,35 @@ export const ZEnvSchema = z
     MAIL_FROM: z.string().default('Studioshot <no-reply@studioshot.local>'),
     /** forgot-password answers no sooner than this, so known and unknown e-mails look alike. */
     FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).default(400),
-    LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
-    LOGIN_MAX_PER_IP: z.coerce.number().int().positive().default(50),
+    LOGIN_MAX_PER_ACCOUNT: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(PRODUCTION_RATE_LIMITS.LOGIN_MAX_PER_ACCOUNT),
+    LOGIN_MAX_PER_IP: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(PRODUCTION_RATE_LIMITS.LOGIN_MAX_PER_IP),
     LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
-    FORGOT_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
-    FORGOT_MAX_PER_IP: z.coerce.number().int().positive().default(20),
+    FORGOT_MAX_PER_ACCOUNT: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(PRODUCTION_RATE_LIMITS.FORGOT_MAX_PER_ACCOUNT),
+    FORGOT_MAX_PER_IP: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(PRODUCTION_RATE_LIMITS.FORGOT_MAX_PER_IP),
     FORGOT_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
     /** `test` keeps payment intents in our database and takes Stripe's test cards. */
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+    /**
+     * Production with the test provider (a staging site): refused unless this is true, and then
+     * announced in the log and in /health (packages/contracts/src/dev-conveniences.ts).
+     */
+    [ALLOW_TEST_PAYMENTS_SETTING]: bool.default(false),
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     /** Only for pointing the SDK at a Stripe-compatible server in tests. */
     STRIPE_API_BASE: z.url().optional(),
@@ -149,11 +176,25 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   // Empty strings mean "not set", as in most shells' `VAR=` idiom.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const result = ZEnvSchema.safeParse(cleaned);
-  if (result.success) return result.data;
+  if (result.success) {
+    // Production never runs with a development convenience it has not been told to allow.
+    const refusal =
+      result.data.NODE_ENV === 'production' ? productionRefusal('api', result.data) : undefined;
+    if (refusal) throw new EnvError(refusal);
+    return result.data;
+  }
   const lines = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     const missing = cleaned[name] === undefined && issue.code === 'invalid_type';
     return `  ${name}: ${missing ? 'is required but not set' : issue.message}`;
   });
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** Conveniences this production deployment keeps on by an explicit setting, for log and /health. */
+export function productionWarnings(env: Env): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  return allowedInProduction('api', env).map(
+    (c) => `${c.setting} is on (${c.allowedBy}=true): ${c.why}`,
+  );
 }

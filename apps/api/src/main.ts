@@ -1,5 +1,5 @@
 import { createContainer } from './container.js';
-import { EnvError, loadEnv } from './env.js';
+import { EnvError, loadEnv, productionWarnings } from './env.js';
 import { createLogger } from './logger.js';
 import { createHttpServer } from './server.js';
 
@@ -15,6 +15,9 @@ try {
 }
 
 const logger = createLogger(env.LOG_LEVEL);
+// A production deployment explicitly keeping a development convenience on says so, loudly.
+for (const warning of productionWarnings(env))
+  logger.warn({ warning }, 'development convenience on in production');
 const container = createContainer(env, logger);
 await container.start();
 // Objects still in the old storage layout (the migrate CLI, run before the API, normally moved

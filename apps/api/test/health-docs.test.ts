@@ -27,6 +27,26 @@ describe('GET /health', () => {
     });
   });
 
+  it('a staging deployment allowed to take test payments says so in /health', async () => {
+    const staging = await createTestApp({
+      NODE_ENV: 'production',
+      MAIL_TRANSPORT: 'smtp',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      PAYMENT_PROVIDER: 'test',
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
+    });
+    try {
+      const res = await staging.request.get('/health');
+      expect(ZHealthResponseSchema.parse(res.body).warnings).toEqual([
+        expect.stringMatching(/^PAYMENT_PROVIDER=test is on/),
+      ]);
+      // A normal deployment has nothing to warn about.
+      expect((await t.request.get('/health')).body.warnings).toBeUndefined();
+    } finally {
+      await staging.close();
+    }
+  });
+
   it('echoes a request id header, reusing a sane incoming one', async () => {
     const res = await t.request.get('/health');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

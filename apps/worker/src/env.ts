@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_KINDS } from '@studioshot/contracts';
+import { ENGINE_KINDS, productionRefusal } from '@studioshot/contracts';
 import { z } from 'zod';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -90,7 +90,14 @@ export type WorkerEnv = z.infer<typeof ZWorkerEnvSchema>;
 export function loadWorkerEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const result = ZWorkerEnvSchema.safeParse(cleaned);
-  if (result.success) return result.data;
+  if (result.success) {
+    // The same rule as the API: no development convenience for the worker in production
+    // (packages/contracts/src/dev-conveniences.ts lists them, with the app each applies to).
+    const refusal =
+      result.data.NODE_ENV === 'production' ? productionRefusal('worker', cleaned) : undefined;
+    if (refusal) throw new Error(refusal);
+    return result.data;
+  }
   const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
   throw new Error(`Invalid worker configuration:\n${lines.join('\n')}`);
 }

@@ -6,5 +6,10 @@ export const ZHealthResponseSchema = z.object({
   database: z.enum(['up', 'down']),
   redis: z.enum(['up', 'down']),
   uptime_s: z.number(),
+  /**
+   * Development conveniences a production deployment explicitly keeps on (a staging site's test
+   * payments), named so nobody mistakes it for a live shop. Absent when there is none.
+   */
+  warnings: z.array(z.string()).optional(),
 });
 export type HealthResponse = z.infer<typeof ZHealthResponseSchema>;

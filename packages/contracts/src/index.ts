@@ -11,3 +11,4 @@ export * from './ws.js';
 export * from './engine.js';
 export * from './templates.js';
 export * from './generation.js';
+export * from './dev-conveniences.js';

@@ -22,6 +22,8 @@ export class HealthService {
     private readonly db: Db,
     private readonly redis: Redis,
     private readonly version: string,
+    /** What production runs with that it normally refuses (an explicit allowance). */
+    private readonly warnings: string[] = [],
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -41,6 +43,7 @@ export class HealthService {
       database,
       redis,
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
+      ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}),
     };
   }
 }

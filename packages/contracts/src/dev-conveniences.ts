@@ -1,0 +1,95 @@
+/**
+ * Every development convenience, in one list: things that make local work and tests easy and
+ * would be holes in production (reset codes in answers, free money, looser limits). The API and
+ * the worker refuse to start with NODE_ENV=production while any that applies to them is on, and
+ * name it. A feature that adds a convenience adds one entry here; a test walks the list.
+ */
+export type ConvenienceApp = 'api' | 'worker';
+
+/** Settings as a process reads them (defaults applied where the app has one). */
+export type Settings = Readonly<Record<string, unknown>>;
+
+export interface DevConvenience {
+  /** The setting that turns it on, as an operator would search for it. */
+  setting: string;
+  /** What it does, and what to set instead in production. */
+  why: string;
+  apps: readonly ConvenienceApp[];
+  isOn(settings: Settings): boolean;
+  /**
+   * A loudly named setting that lets a production deployment keep it on anyway (a staging site
+   * taking test cards); the process then says so in its log and in /health.
+   */
+  allowedBy?: string;
+}
+
+/** The sign-in and reset-request limits production runs with (README: configuration). */
+export const PRODUCTION_RATE_LIMITS = {
+  LOGIN_MAX_PER_ACCOUNT: 10,
+  LOGIN_MAX_PER_IP: 50,
+  FORGOT_MAX_PER_ACCOUNT: 5,
+  FORGOT_MAX_PER_IP: 20,
+} as const;
+
+export const ALLOW_TEST_PAYMENTS_SETTING = 'ALLOW_TEST_PAYMENTS_IN_PRODUCTION';
+
+const isTrue = (value: unknown) => value === true || value === 'true' || value === '1';
+
+export const DEV_CONVENIENCES: readonly DevConvenience[] = [
+  {
+    setting: 'MAIL_TRANSPORT=outbox',
+    why: "keeps mail in the database and returns password reset codes in API answers, so anyone could reset anyone's password; set MAIL_TRANSPORT=smtp and SMTP_URL",
+    apps: ['api'],
+    isOn: (s) => (s.MAIL_TRANSPORT ?? 'outbox') === 'outbox',
+  },
+  {
+    setting: 'PAYMENT_PROVIDER=test',
+    why: 'the test payment provider and its card step accept the public test card 4242 for any plan or credits; set PAYMENT_PROVIDER=stripe',
+    apps: ['api'],
+    isOn: (s) => (s.PAYMENT_PROVIDER ?? 'test') === 'test',
+    allowedBy: ALLOW_TEST_PAYMENTS_SETTING,
+  },
+  {
+    setting: 'STRIPE_API_BASE',
+    why: 'points the Stripe SDK at another server (a test stand-in); unset it',
+    apps: ['api'],
+    isOn: (s) => typeof s.STRIPE_API_BASE === 'string' && s.STRIPE_API_BASE !== '',
+  },
+  ...Object.entries(PRODUCTION_RATE_LIMITS).map(([name, limit]): DevConvenience => ({
+    setting: `${name} above ${limit}`,
+    why: `raises a sign-in or reset-request limit above production's ${limit}; unset it`,
+    apps: ['api'],
+    isOn: (s) => s[name] !== undefined && Number(s[name]) > limit,
+  })),
+];
+
+/** The conveniences on for `app` that production refuses (those explicitly allowed aside). */
+export function refusedInProduction(app: ConvenienceApp, settings: Settings): DevConvenience[] {
+  return DEV_CONVENIENCES.filter(
+    (c) =>
+      c.apps.includes(app) &&
+      c.isOn(settings) &&
+      !(c.allowedBy !== undefined && isTrue(settings[c.allowedBy])),
+  );
+}
+
+/** The conveniences on for `app` that an explicit setting allows (to be said out loud). */
+export function allowedInProduction(app: ConvenienceApp, settings: Settings): DevConvenience[] {
+  return DEV_CONVENIENCES.filter(
+    (c) =>
+      c.apps.includes(app) &&
+      c.isOn(settings) &&
+      c.allowedBy !== undefined &&
+      isTrue(settings[c.allowedBy]),
+  );
+}
+
+/** One message naming every refused convenience, or undefined when there is none. */
+export function productionRefusal(app: ConvenienceApp, settings: Settings): string | undefined {
+  const refused = refusedInProduction(app, settings);
+  if (refused.length === 0) return undefined;
+  return [
+    `Refusing to start with NODE_ENV=production and development conveniences on:`,
+    ...refused.map((c) => `  ${c.setting}: ${c.why}`),
+  ].join('\n');
+}
