@@ -256,7 +256,7 @@ describe('money in the browser', () => {
         .where('id', '=', session.user.id)
         .execute();
       await page.reload();
-      await page.getByText('Plan limit reached (1 models max)').waitFor();
+      await page.getByText('Plan limit reached (1 model max)').waitFor();
       await page
         .getByRole('button', { name: 'Plan limit reached - upgrade for more models' })
         .click();
