@@ -13,6 +13,9 @@ Stages (each a separate command fits the device's 10-minute limit; see bench/REA
             decides)
   compiled  the same as `eager` with the transformer's blocks compiled (compile time, then
             steady state), and a profile of one 1024 px step (top kernels by GPU time)
+  static    `compiled` with static shapes (ENGINE_FLUX_COMPILE_SHAPES=static: a graph per size and count)
+  fp8       ENGINE_FLUX_FP8=on: the step's output error and the 4-image generation's change against
+            bf16, then eager and compiled (static) step times and the 4-image generation
   stepcache a 4-image generation with the first-block step cache (threshold 0.05 and 0.1): time,
             skipped work, and how far the images move from the uncached ones (random weights:
             the skip rate here is not what real weights give)
@@ -60,8 +63,9 @@ from studioshot_engine.protocol import GenerateParams  # noqa: E402
 
 RESOLUTIONS = (1024, 512)
 PROMPT = "a professional headshot of ohwx person in a navy suit, soft studio light, grey backdrop"
-# Compiled last: its blocks stay compiled for the rest of the process.
-STAGES = ("env", "eager", "train", "stepcache", "compiled")
+# Compiled last: its blocks stay compiled for the rest of the process; fp8 quantizes the transformer
+# for good, so it runs in a process of its own (`bash bench/gpu/run.sh fp8`).
+STAGES = ("env", "eager", "train", "trainstatic", "stepcache", "compiled", "static", "fp8")
 
 
 class Quiet:
@@ -317,7 +321,11 @@ class Bench:
             print(f"eager generation {size}px: {result[f'generation_{size}px']}", flush=True)
         self.results["eager"] = result
 
-    def train(self) -> None:
+    def trainstatic(self) -> None:
+        self.train(compile_mode="on")
+
+    def train(self, compile_mode: str = "off") -> None:
+        label = "train" if compile_mode == "off" else "trainstatic"
         pipe = self.pipe
         self.unload_loras()
         # As the engine does: the encoders leave the GPU before the transformer trains.
@@ -329,17 +337,24 @@ class Bench:
         steps = 3 if self.args.tiny else 20
         result: dict[str, Any] = {}
         for size in (self.resolutions[1], self.resolutions[0]):
-            settings = self.settings(ENGINE_FLUX_LORA_RESOLUTION=str(size), ENGINE_FLUX_LORA_STEPS=str(steps + 5))
+            settings = self.settings(
+                ENGINE_FLUX_LORA_RESOLUTION=str(size),
+                ENGINE_FLUX_LORA_STEPS=str(steps + 5),
+                ENGINE_FLUX_COMPILE=compile_mode,
+            )
             trainer = FluxTrainer(settings, Runtime(device=self.device, dtype=self.dtype))
             data = self.training_data(size)
             self.reset_peak()
             run = TrainingRun(trainer, data, "bench", transformer=pipe.transformer)
             times = []
+            first_step_started = time.perf_counter()
             for step in range(1, steps + 6):
                 started = time.perf_counter()
                 run.step(step)
                 self.sync()
-                if step > 5:  # the first steps allocate and pick kernels
+                if step == 1:
+                    first_step_seconds = time.perf_counter() - first_step_started
+                if step > 5:  # the first steps allocate and pick kernels (and compile)
                     times.append(time.perf_counter() - started)
             median = statistics.median(times)
             result[f"{size}px"] = {
@@ -348,8 +363,9 @@ class Bench:
                 "peak_gib": self.peak_gib(),
                 "gradient_checkpointing": run.gradient_checkpointing,
                 "lora_rank": settings.lora_rank,
+                "first_step_seconds": round(first_step_seconds, 1),
             }
-            print(f"training {size}px: {result[f'{size}px']}", flush=True)
+            print(f"{label} {size}px: {result[f'{size}px']}", flush=True)
             pipe.transformer.delete_adapters("default")
             pipe.transformer.requires_grad_(False)
             pipe.transformer.eval()
@@ -361,7 +377,7 @@ class Bench:
                 torch.cuda.empty_cache()
         for name in ("text_encoder", "text_encoder_2", "vae"):
             getattr(pipe, name).to(self.device)
-        self.results["train"] = result
+        self.results[label] = result
 
     def training_data(self, size: int) -> EncodedData:
         pipe = self.pipe
@@ -379,10 +395,15 @@ class Bench:
             vae_scale=scale,
         )
 
-    def compiled(self) -> None:
-        settings = self.settings(ENGINE_FLUX_COMPILE="on")
+    def static(self) -> None:
+        self.compiled(shapes="static")
+
+    def compiled(self, shapes: str = "dynamic") -> None:
+        overrides = {"ENGINE_FLUX_COMPILE": "on", "ENGINE_FLUX_COMPILE_SHAPES": shapes}
+        label = "compiled" if shapes == "dynamic" else "static"
+        settings = self.settings(**overrides)
         loras = self.loras()
-        generator = self.generator(ENGINE_FLUX_COMPILE="on")
+        generator = self.generator(**overrides)
         flops = self.step_flops()
         started = time.perf_counter()
         apply_speed_settings(self.pipe, settings, Runtime(device=self.device, dtype=self.dtype), Quiet())
@@ -391,7 +412,7 @@ class Bench:
         first = self.generate(generator, loras[0], self.resolutions[0])
         result["first_generation_with_compile_seconds"] = round(time.perf_counter() - started, 1)
         repeats = 3 if self.args.tiny else 10
-        result["steps"] = self.step_figures("compiled", repeats, flops)
+        result["steps"] = self.step_figures(label, repeats, flops)
         for size in self.resolutions:
             warm = self.generate(generator, loras[1], size)
             again = self.generate(generator, loras[0], size)
@@ -401,12 +422,59 @@ class Bench:
                 "first_at_this_size_seconds": warm["wall_seconds"],
                 "peak_gib": again["peak_gib"],
             }
-            print(f"compiled generation {size}px: {result[f'generation_{size}px']}", flush=True)
+            print(f"{label} generation {size}px: {result[f'generation_{size}px']}", flush=True)
         result["first_lora_load_seconds"] = first["lora_swap_seconds"]
-        self.results["compiled"] = result
-        self.profile()
+        self.results[label] = result
+        self.profile(label)
 
-    def profile(self) -> None:
+    def fp8(self) -> None:
+        from studioshot_engine.flux.fp8 import quantize_transformer  # noqa: PLC0415
+
+        loras = self.loras()
+        size = self.resolutions[0]
+        repeats = 3 if self.args.tiny else 10
+        flops = self.step_flops()
+        inputs = self.step_inputs(size, 1)
+        with torch.inference_mode():
+            reference_step = self.pipe.transformer(**inputs)[0].float()
+        bf16 = self.generate(self.generator(), loras[0], size)
+        reference_images = self.images(size)
+        self.unload_loras()
+        result: dict[str, Any] = {
+            "bf16_eager_generation_seconds": bf16["wall_seconds"],
+            "quantized_layers": quantize_transformer(self.pipe.transformer),
+        }
+        with torch.inference_mode():
+            step = self.pipe.transformer(**inputs)[0].float()
+        result["step_relative_error"] = round(float((step - reference_step).norm() / reference_step.norm()), 4)
+        overrides = {"ENGINE_FLUX_FP8": "on", "ENGINE_FLUX_COMPILE": "on", "ENGINE_FLUX_COMPILE_SHAPES": "static"}
+        generator = self.generator(**overrides)
+        generator._fp8 = True  # the bench's pipeline was quantized above, as _pipeline() does
+        eager = self.generate(generator, loras[0], size)
+        change = [float(np.abs(a - b).mean()) for a, b in zip(reference_images, self.images(size), strict=True)]
+        result["eager_generation_seconds"] = eager["wall_seconds"]
+        result["image_mean_abs_change_levels"] = round(statistics.mean(change), 2)
+        result["eager_steps"] = self.step_figures("fp8 eager", repeats, flops)
+        apply_speed_settings(self.pipe, self.settings(**overrides), Runtime(device=self.device, dtype=self.dtype), Quiet())
+        started = time.perf_counter()
+        self.generate(generator, loras[1], size)
+        result["first_generation_with_compile_seconds"] = round(time.perf_counter() - started, 1)
+        result["steps"] = self.step_figures("fp8 static", repeats, flops)
+        for each in self.resolutions:
+            warm = self.generate(generator, loras[1], each)
+            again = self.generate(generator, loras[0], each)
+            result[f"generation_{each}px"] = {
+                "four_images_20_steps_seconds": again["wall_seconds"],
+                "lora_swap_seconds": again["lora_swap_seconds"],
+                "first_at_this_size_seconds": warm["wall_seconds"],
+                "peak_gib": again["peak_gib"],
+            }
+            print(f"fp8 generation {each}px: {result[f'generation_{each}px']}", flush=True)
+        print(f"fp8: {({k: v for k, v in result.items() if not isinstance(v, dict)})}", flush=True)
+        self.results["fp8"] = result
+        self.profile("fp8")
+
+    def profile(self, label: str) -> None:
         from torch.profiler import ProfilerActivity, profile  # noqa: PLC0415
 
         inputs = self.step_inputs(self.resolutions[0], 1)
@@ -420,8 +488,8 @@ class Bench:
                 self.sync()
         sort = "cuda_time_total" if self.cuda else "cpu_time_total"
         table = trace.key_averages().table(sort_by=sort, row_limit=25, max_name_column_width=70)
-        (self.args.out / "flux-gpu-profile.txt").write_text(
-            f"One compiled denoising step, {self.resolutions[0]} px, 1 image, LoRA loaded.\n\n{table}\n"
+        (self.args.out / f"flux-gpu-profile-{label}.txt").write_text(
+            f"One {label} denoising step, {self.resolutions[0]} px, 1 image, LoRA loaded.\n\n{table}\n"
         )
         print(table, flush=True)
 
@@ -493,8 +561,14 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
         f"diffusers {env.get('diffusers')}, peft {env.get('peft')}, transformers {env.get('transformers')}; "
         f"measured bf16 matmul {env.get('bf16_matmul_tflops', '-')} TFLOP/s; {results.get('measured_at', '')}."
     )
-    lines += ["", "| what | figure |", "| --- | --- |"]
-    for stage in ("eager", "compiled"):
+    lines += [
+        "",
+        "fp8 rows count bf16-equivalent FLOPs against the bf16 matmul rate. `static`: compiled with static shapes.",
+        "",
+        "| what | figure |",
+        "| --- | --- |",
+    ]
+    for stage in ("eager", "compiled", "static", "fp8"):
         for key, entry in results.get(stage, {}).get("steps", {}).items():
             share = entry.get("share_of_matmul_rate")
             lines.append(
@@ -509,9 +583,19 @@ def write_markdown(results: dict[str, Any], path: Path) -> None:
                     f"{entry['four_images_20_steps_seconds']} s, LoRA swap {entry['lora_swap_seconds']} s, "
                     f"peak {entry['peak_gib']} GiB |"
                 )
-    for key, entry in results.get("train", {}).items():
+    fp8 = results.get("fp8", {})
+    if fp8:
         lines.append(
-            f"| LoRA training, {key} | {entry['ms_per_step']} ms/step "
+            f"| fp8 vs bf16 | one step's output {fp8['step_relative_error']:.2%} off (relative L2); images change "
+            f"{fp8['image_mean_abs_change_levels']} levels on average; {fp8['quantized_layers']} layers in fp8 |"
+        )
+        for key, entry in fp8.get("eager_steps", {}).items():
+            lines.append(f"| fp8 eager step, {key} | {entry['ms_per_step']} ms, {entry['tflops']} TFLOP/s (bf16-equivalent) |")
+    for label, key, entry in [
+        (label, key, entry) for label in ("train", "trainstatic") for key, entry in results.get(label, {}).items()
+    ]:
+        lines.append(
+            f"| LoRA training{' (compiled)' if label == 'trainstatic' else ''}, {key} | {entry['ms_per_step']} ms/step "
             f"({entry['thousand_steps_minutes']} min per 1000), "
             f"peak {entry['peak_gib']} GiB, gradient checkpointing {entry['gradient_checkpointing']} |"
         )

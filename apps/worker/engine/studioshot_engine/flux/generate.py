@@ -3,7 +3,8 @@
 The pipeline is loaded on the first generate job and kept by the process (the worker's warm
 session). The adapter slot is made once; each job's LoRA replaces its weights in place (diffusers'
 LoRA hotswap), so a compiled transformer stays valid and a swap costs a copy of a few tens of MB; a
-job without a model (the base model alone) turns the adapter off. Every image has its own seed,
+job without a model (the base model alone) turns the adapter off. With ENGINE_FLUX_FP8=on there is
+no adapter: the LoRA is merged into the fp8 layers' weights instead (fp8.py). Every image has its own seed,
 derived from the job's, and its own random generator, so the same parameters give the same images
 whatever the batch.
 """
@@ -20,6 +21,7 @@ from PIL import Image
 
 from ..jobs import BadInput, JobContext
 from ..protocol import GenerateParams
+from .fp8 import fp8_supported, merge_lora, quantize_transformer
 from .lora import read_facts
 from .settings import FluxSettings
 from .speed import apply_speed_settings
@@ -57,6 +59,7 @@ class FluxGenerator:
         self._base_model = ""
         self._lora: _LoadedLora | None = None
         self._lora_enabled = False
+        self._fp8 = False
 
     def generate(self, job: JobContext, params: GenerateParams) -> dict[str, Any]:
         import torch  # noqa: PLC0415
@@ -158,6 +161,13 @@ class FluxGenerator:
             loading = time.perf_counter()
             self._base_model = base_model_fingerprint(self.settings.weights_dir)
             pipe = load_pipeline(self.settings, self.runtime)
+            if self.settings.fp8 == "on":
+                if fp8_supported(self.runtime.device):
+                    layers = quantize_transformer(pipe.transformer)
+                    self._fp8 = True
+                    job.log("info", f"fp8 on: {layers} linear layers multiply in float8")
+                else:
+                    job.log("warn", "ENGINE_FLUX_FP8=on needs a GPU with fp8 tensor cores: generating in bf16")
             apply_speed_settings(pipe, self.settings, self.runtime, job)
             self._pipe = pipe
             job.log("info", f"flux pipeline loaded in {time.perf_counter() - loading:.1f} s")
@@ -165,6 +175,9 @@ class FluxGenerator:
 
     def _use_lora(self, pipe: FluxPipeline, path: str | None, facts: dict[str, Any] | None, job: JobContext) -> None:
         """Puts this job's LoRA in the adapter slot (or turns the slot off for the base model)."""
+        if self._fp8:
+            self._merge_lora(pipe, path, facts)
+            return
         if path is None or facts is None:
             if self._lora is not None and self._lora_enabled:
                 pipe.disable_lora()
@@ -198,6 +211,23 @@ class FluxGenerator:
         if not self._lora_enabled:
             pipe.enable_lora()
             self._lora_enabled = True
+
+    def _merge_lora(self, pipe: FluxPipeline, path: str | None, facts: dict[str, Any] | None) -> None:
+        """fp8: this job's LoRA merged into the quantized layers (none: the base model's weights)."""
+        if path is None or facts is None:
+            if self._lora is not None:
+                merge_lora(pipe.transformer, None, 0.0)
+                self._lora = None
+            return
+        stat = os.stat(path)
+        key = (os.path.realpath(path), stat.st_size, stat.st_mtime_ns)
+        if self._lora is not None and self._lora.key == key:
+            return
+        rank = int(facts.get("rank", self.settings.lora_rank))
+        alpha = float(facts.get("alpha", self.settings.lora_alpha))
+        if merge_lora(pipe.transformer, path, alpha / rank) == 0:
+            raise BadInput("This model cannot be read by the flux engine: retrain it to generate headshots.")
+        self._lora = _LoadedLora(key=key, rank=rank)
 
     def _reset_slot(self, pipe: FluxPipeline) -> None:
         pipe.unload_lora_weights()

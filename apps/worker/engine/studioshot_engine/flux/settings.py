@@ -50,7 +50,10 @@ class FluxSettings:
     # Speed.
     compile: Switch = "auto"  # auto: on a GPU
     compile_cache_dir: Path = DEFAULT_COMPILE_CACHE_DIR
+    # static: one compiled graph per image size and count (faster kernels; a warm worker sees few shapes).
+    compile_shapes: str = "dynamic"
     step_cache: float = 0.0  # > 0: first-block cache threshold (reuses the transformer's output on similar steps)
+    fp8: Switch = "off"  # on: the block linears multiply in fp8 (fp8.py), LoRAs merged per job
 
     @property
     def lora_scale(self) -> float:
@@ -77,7 +80,9 @@ def load_settings(env: Mapping[str, str] | None = None) -> FluxSettings:
         guidance_scale=read.number("GUIDANCE", DEFAULT_GUIDANCE, minimum=0.0, maximum=30.0),
         compile=read.switch("COMPILE", "auto"),
         compile_cache_dir=Path(read.text("COMPILE_CACHE_DIR", str(DEFAULT_COMPILE_CACHE_DIR))).expanduser(),
+        compile_shapes=read.choice("COMPILE_SHAPES", "dynamic", ("dynamic", "static")),
         step_cache=read.number("STEP_CACHE", 0.0, minimum=0.0, maximum=1.0),
+        fp8=read.switch("FP8", "off"),
     )
     if settings.device != "auto" and not (settings.device == "cpu" or settings.device.startswith("cuda")):
         raise SettingsError(f"{PREFIX}DEVICE must be auto, cpu or cuda[:N], not {settings.device!r}")

@@ -5,6 +5,9 @@
 - torch.compile of the transformer's repeated blocks (regional compilation: one compile per block
   type, not per block), with Inductor's FX-graph and autograd caches and Triton's kernels kept on
   disk in ENGINE_FLUX_COMPILE_CACHE_DIR, so a new process reuses what an earlier one compiled.
+  Dynamic shapes by default; ENGINE_FLUX_COMPILE_SHAPES=static compiles per size and image count.
+- fp8 (`ENGINE_FLUX_FP8=on`): the block linears multiply in float8 (fp8.py). Off by default: it
+  changes the image a little.
 - Step caching (`ENGINE_FLUX_STEP_CACHE` > 0): diffusers' first-block cache skips the remaining
   blocks on steps whose first block barely changed. Off by default: it changes the image.
 """
@@ -57,5 +60,5 @@ def apply_speed_settings(pipe: FluxPipeline, settings: FluxSettings, runtime: Ru
         # soon pass dynamo's recompile limit (a hard failure with fullgraph). The adapter on or off
         # is a second graph; the limit leaves room for both at a few sizes.
         torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, RECOMPILE_LIMIT)
-        pipe.transformer.compile_repeated_blocks(fullgraph=True, dynamic=True)
+        pipe.transformer.compile_repeated_blocks(fullgraph=True, dynamic=settings.compile_shapes == "dynamic")
         job.log("info", f"transformer blocks compiled (cache {settings.compile_cache_dir})")

@@ -37,6 +37,7 @@ from ..protocol import TrainParams
 from .crops import TrainingCrop, training_crops
 from .lora import MODEL_FILE, TARGET_MODULES, lora_config, write_lora
 from .settings import FluxSettings
+from .speed import compile_enabled, configure_compile_cache
 from .weights import Runtime, base_model_fingerprint, load_text_and_vae, load_transformer, vae_scale_factor
 
 if TYPE_CHECKING:
@@ -280,8 +281,19 @@ class TrainingRun:
             name: parameter for name, parameter in self.transformer.named_parameters() if parameter.requires_grad
         }
         self.optimizer = torch.optim.AdamW(
-            self.parameters.values(), lr=self.settings.learning_rate, betas=(0.9, 0.999), weight_decay=1e-4
+            self.parameters.values(),
+            lr=self.settings.learning_rate,
+            betas=(0.9, 0.999),
+            weight_decay=1e-4,
+            fused=self.runtime.is_cuda,  # one kernel for all the adapter's tensors, not several per tensor
         )
+        if compile_enabled(self.settings, self.runtime):
+            # A step's hundreds of small adapter kernels cost more launching than computing: compiled,
+            # each block's forward and backward run as a few fused kernels (cached on disk, as for
+            # generation). Static shapes: a run trains at one resolution.
+            configure_compile_cache(self.settings)
+            self.settings.compile_cache_dir.mkdir(parents=True, exist_ok=True)
+            self.transformer.compile_repeated_blocks(dynamic=False)
         self.losses: deque[float] = deque(maxlen=LOSS_WINDOW)
         _, _, height, width = data.latents.shape
         self.height, self.width = height, width
@@ -323,7 +335,12 @@ class TrainingRun:
         return round(loss, 6)
 
     def _forward_backward(self, step: int) -> float:
-        loss = self.loss(step)
+        from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: PLC0415
+
+        # Not cuDNN's attention: its backward pass faults (illegal memory access) on FLUX's shapes on
+        # Hopper with torch 2.11; flash and memory-efficient attention train at the same speed.
+        with sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):
+            loss = self.loss(step)
         loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward unannotated
         return float(loss.detach().item())
 

@@ -192,3 +192,57 @@ def test_the_step_cache_setting_generates_with_diffusers_first_block_cache(flux_
     )
     assert any("first-block step cache on" in message for _, message in job.logs)
     assert len(job.of_kind("image")) == 1
+
+
+def test_fp8_merges_each_users_lora_into_the_quantized_layers_without_drift(
+    flux_weights: Path, loras: dict[str, Path]
+) -> None:
+    """ENGINE_FLUX_FP8's weights (fp8 tensor cores are GPU-only; the weights' arithmetic is not): a
+    LoRA merged into a layer gives master + alpha/rank * B @ A to fp8's precision, and going back to
+    the base model after any number of users gives the very bytes the first quantization did."""
+    import torch
+    from safetensors.torch import load_file
+
+    from studioshot_engine.flux.fp8 import merge_lora, quantize_transformer
+    from studioshot_engine.flux.lora import read_facts
+    from studioshot_engine.flux.weights import load_pipeline
+
+    settings = flux_settings(flux_weights)
+    transformer = load_pipeline(settings, resolve_runtime(settings)).transformer
+    layers = quantize_transformer(transformer)
+    quantized = {name: module for name, module in transformer.named_modules() if hasattr(module, "weight_fp8")}
+    assert layers == len(quantized) > 0
+    initial = {name: module.weight_fp8.clone() for name, module in quantized.items()}
+
+    def dequantized(module: torch.nn.Module) -> torch.Tensor:
+        return module.weight_fp8.float() * module.weight_scale.t()
+
+    facts = read_facts(str(loras["astronaut"]))
+    scale = facts["alpha"] / facts["rank"]
+    assert merge_lora(transformer, str(loras["astronaut"]), scale) == layers
+    tensors = load_file(str(loras["astronaut"]))
+    for name, module in quantized.items():
+        down, up = tensors[f"transformer.{name}.lora_A.weight"], tensors[f"transformer.{name}.lora_B.weight"]
+        expected = module.master.float() + scale * (up.float() @ down.float())
+        error = (dequantized(module) - expected).norm() / expected.norm()
+        assert error < 0.05, f"{name}: {error:.3f}"
+    # The LoRA moved the weights: the merge is not a no-op.
+    assert any(not torch.equal(initial[name], module.weight_fp8) for name, module in quantized.items())
+
+    merge_lora(transformer, str(loras["other"]), scale)
+    merge_lora(transformer, str(loras["astronaut"]), scale)
+    assert merge_lora(transformer, None, 0.0) == 0
+    for name, module in quantized.items():
+        assert torch.equal(module.weight_fp8.view(torch.uint8), initial[name].view(torch.uint8)), name
+
+
+def test_fp8_on_a_machine_without_fp8_tensor_cores_says_so_and_generates_in_full_precision(
+    flux_weights: Path, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    job = Recorder()
+    generator = make_generator(flux_weights, ENGINE_FLUX_FP8="on")
+    plain = Recorder()
+    make_generator(flux_weights).generate(plain, request(tmp_path / "plain", loras["astronaut"], count=1))
+    generator.generate(job, request(tmp_path / "fp8", loras["astronaut"], count=1))
+    assert any("needs a GPU with fp8 tensor cores" in message for _, message in job.logs)
+    assert images_of(job) == images_of(plain)

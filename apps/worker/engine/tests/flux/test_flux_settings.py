@@ -20,6 +20,8 @@ def test_defaults_are_the_production_ones() -> None:
     assert (settings.steps, settings.guidance_scale) == (20, 2.5)
     assert settings.max_sequence_length == 256
     assert settings.compile == "auto" and settings.step_cache == 0.0
+    # Both change the images or the compile behaviour: off until an operator measures and chooses.
+    assert (settings.fp8, settings.compile_shapes) == ("off", "dynamic")
     assert settings.compile_cache_dir.is_absolute()
 
 
@@ -43,6 +45,8 @@ def test_reads_every_setting_from_the_environment() -> None:
             "ENGINE_FLUX_COMPILE": "off",
             "ENGINE_FLUX_COMPILE_CACHE_DIR": "/cache/compile",
             "ENGINE_FLUX_STEP_CACHE": "0.08",
+            "ENGINE_FLUX_FP8": "on",
+            "ENGINE_FLUX_COMPILE_SHAPES": "static",
         }
     )
     assert settings.weights_dir == Path("/models/flux-schnell")
@@ -53,6 +57,7 @@ def test_reads_every_setting_from_the_environment() -> None:
     assert (settings.gradient_checkpointing, settings.seed, settings.max_sequence_length) == ("on", 9, 512)
     assert (settings.steps, settings.guidance_scale) == (4, 0.0)
     assert (settings.compile, settings.compile_cache_dir, settings.step_cache) == ("off", Path("/cache/compile"), 0.08)
+    assert (settings.fp8, settings.compile_shapes) == ("on", "static")
 
 
 @pytest.mark.parametrize(
@@ -67,6 +72,8 @@ def test_reads_every_setting_from_the_environment() -> None:
         ("ENGINE_FLUX_DTYPE", "int8", "one of auto, bfloat16"),
         ("ENGINE_FLUX_DEVICE", "tpu", "auto, cpu or cuda"),
         ("ENGINE_FLUX_STEP_CACHE", "2", "at most 1.0"),
+        ("ENGINE_FLUX_FP8", "e5m2", "one of auto, on, off"),
+        ("ENGINE_FLUX_COMPILE_SHAPES", "some", "one of dynamic, static"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str, problem: str) -> None:
