@@ -342,7 +342,16 @@ describe('dashboard trained models', () => {
     expect(screen.getByText('(0 credits remaining)')).toBeTruthy();
     fireEvent.click(within(item).getByRole('button', { name: 'Generate Headshots' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
-    expect(router.state.location.state).toMatchObject({ reason: 'credits' });
+    expect(router.state.location.state).toEqual({
+      reason: 'credits',
+      message: 'You need credits to generate headshots. Purchase credit packs below:',
+    });
+    const banner = await screen.findByRole('region', { name: 'Need Credits' });
+    expect(
+      within(banner).getByText(
+        'You need credits to generate headshots. Purchase credit packs below:',
+      ),
+    ).toBeTruthy();
   });
 
   it('a model in training: a live pill to /training/{id}, Training... and the 15-30 minutes banner', async () => {

@@ -103,6 +103,13 @@ function SignedIn() {
         <Link to="/upload" className={buttonClass('primary')}>
           Train Your Model
         </Link>
+        {/* Without any model the style page generates from the best photo (it sends users
+            with a model here). */}
+        {models.data.length === 0 && (
+          <Link to="/generate-simple" className={buttonClass('secondary')}>
+            Generate from a Style
+          </Link>
+        )}
       </PageState>
     );
   }
@@ -459,6 +466,17 @@ function Studio({
           </p>
         </div>
       )}
+
+      <p className="mt-10 text-sm text-stone-600">
+        Prefer the earlier layout?{' '}
+        <Link
+          to="/generate-trained-old"
+          className="font-medium text-accent-700 underline underline-offset-4"
+        >
+          Open the classic generation page
+        </Link>
+        .
+      </p>
     </section>
   );
 }

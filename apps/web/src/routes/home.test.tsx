@@ -38,21 +38,84 @@ describe('landing', () => {
   });
 
   it.each([
-    [{}, '/pricing'],
+    ['the jobs call fails', {}, '/pricing'],
     [
+      'a server error on the jobs call',
+      { 'GET /api/v1/training/jobs': () => [500, { detail: 'boom', code: 'internal' }] },
+      '/pricing',
+    ],
+    [
+      'a running job',
       { 'GET /api/v1/training/jobs': () => [200, { jobs: [{ id: 'j1', status: 'running' }] }] },
       '/training/j1',
     ],
     [
+      'a pending job after a completed one',
+      {
+        'GET /api/v1/training/jobs': () => [
+          200,
+          {
+            jobs: [
+              { id: 'done', status: 'completed' },
+              { id: 'j2', status: 'pending' },
+            ],
+          },
+        ],
+      },
+      '/training/j2',
+    ],
+    [
+      'a training job',
+      { 'GET /api/v1/training/jobs': () => [200, { jobs: [{ id: 'j3', status: 'training' }] }] },
+      '/training/j3',
+    ],
+    [
+      'a completed job',
+      {
+        'GET /api/v1/training/jobs': () => [
+          200,
+          {
+            jobs: [
+              { id: 'f', status: 'failed' },
+              { id: 'c', status: 'completed' },
+            ],
+          },
+        ],
+      },
+      '/generate',
+    ],
+    [
+      'jobs but none completed',
+      { 'GET /api/v1/training/jobs': () => [200, { jobs: [{ id: 'f', status: 'failed' }] }] },
+      '/pricing',
+    ],
+    [
+      'no jobs but an uploaded model',
+      {
+        'GET /api/v1/training/jobs': () => [200, { jobs: [] }],
+        'GET /api/v1/upload/user-models': () => [200, { models: [{ id: 'm1' }] }],
+      },
+      '/generate',
+    ],
+    [
+      'no jobs and no models',
       {
         'GET /api/v1/training/jobs': () => [200, []],
         'GET /api/v1/upload/user-models': () => [200, { models: [] }],
       },
       '/dashboard',
     ],
+    [
+      'no jobs and the models call failing',
+      {
+        'GET /api/v1/training/jobs': () => [200, { jobs: [] }],
+        'GET /api/v1/upload/user-models': () => [500, { detail: 'boom', code: 'internal' }],
+      },
+      '/pricing',
+    ],
   ] as const)(
-    'Get Started while signed in follows the jobs rules (%#)',
-    async (handlers, target) => {
+    'Get Started while signed in: %s goes to the right page',
+    async (_case, handlers, target) => {
       signIn();
       stubApi(handlers as Parameters<typeof stubApi>[0]);
       const router = renderApp('/');

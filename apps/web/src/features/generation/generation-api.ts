@@ -87,9 +87,13 @@ export interface GenerateTrainedInput {
   /** The custom prompt; blank means the style's own studio prompt. */
   prompt: string;
   triggerWord: string;
+  /** A template (the /generate studio): it decides the look instead of the style. */
+  templateId?: string;
+  /** The template's variant, 0-based. */
+  variant?: number;
 }
 
-/** POST /api/v1/generation/generate-trained (the premium page). */
+/** POST /api/v1/generation/generate-trained (the premium page and the /generate studio). */
 export function generateTrained(
   input: GenerateTrainedInput,
   idempotencyKey: string,
@@ -102,6 +106,35 @@ export function generateTrained(
       style: input.style,
       num_images: GENERATION_IMAGES_DEFAULT,
       trigger_word: input.triggerWord,
+      ...(input.templateId ? { template_id: input.templateId } : {}),
+      ...(input.variant !== undefined ? { variant: input.variant } : {}),
+      ...(prompt ? { prompt } : {}),
+    },
+    idempotencyKey,
+  );
+}
+
+export interface StyleGenerationInput {
+  style: string;
+  /** What the user described; blank means the style's own studio prompt. */
+  prompt: string;
+}
+
+/**
+ * POST /api/v1/inference/generate as the legacy style page sends it (prompt, style, num_images):
+ * no model id, so the server uses the user's latest completed model, or without one their best
+ * checked photo restyled (409 when they have uploaded none).
+ */
+export function generateWithStyle(
+  input: StyleGenerationInput,
+  idempotencyKey: string,
+): Promise<GenerationResult> {
+  const prompt = input.prompt.trim();
+  return generate(
+    '/api/v1/inference/generate',
+    {
+      style: input.style,
+      num_images: GENERATION_IMAGES_DEFAULT,
       ...(prompt ? { prompt } : {}),
     },
     idempotencyKey,
