@@ -243,7 +243,7 @@ if (mode === 'batch') {
 
 Machine: ${m.cpu}, ${m.cores} cores, ${m.memory_gib} GiB, Node ${m.node}; ${m.date}.
 Input: ${PHOTOS} JPEGs, ${result.input.dimensions}, ${result.input.median_mb} MB median (${result.input.min_mb}-${result.input.max_mb} MB).
-Each photo: magic bytes, header check, SHA-256, EXIF rotate, strip metadata, fit in 1024 px, JPEG q85, 256 px thumbnail.
+Each photo: magic bytes, header check, SHA-256, EXIF rotate, strip metadata, fit in 1024 px, JPEG q85, 256 px thumbnail, and the original re-encoded at full size (upright, no metadata, JPEG q95) alongside.
 Every measurement in a fresh child process; peak RSS = max(sampled \`process.memoryUsage().rss\`, \`VmHWM\`).
 
 | measure | result | target |

@@ -2,15 +2,17 @@
 # Runs benchmarks against the built product with the same provisioning as `npm test`:
 #   bash bench/run.sh              every benchmark
 #   bash bench/run.sh NAME         one (profile-throughput, landing, webhook-throughput,
-#                                  photo-processing, photo-upload, photo-checks, training,
-#                                  queue-throughput, engine-generate, generation)
+#                                  photo-processing, photo-upload, photo-checks, same-person, training,
+#                                  queue-throughput, engine-generate, generation, generate-page)
+#   bash bench/run.sh fuzz-long        the long random API fuzz run (not part of "every": ~20 min)
 # Results are written to bench/results/ (commit them with the machine they ran on).
 source "$(dirname "$0")/../scripts/lib.sh"
 provision
 cd "$ROOT"
 pnpm exec turbo run build --output-logs=errors-only
-for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks training queue-throughput engine-generate generation}; do
+for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks same-person training queue-throughput engine-generate generation generate-page}; do
   log "bench: $name"
+  if [ "$name" = fuzz-long ]; then ensure_schemathesis; fi
   if [ "$name" = engine-generate ]; then
     "$ENGINE_PYTHON" bench/engine-generate.py
   else

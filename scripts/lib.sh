@@ -81,7 +81,8 @@ UV_VERSION="0.13.8"
 ensure_uv() {
   local venv="$LOCAL/uv"
   UV="$venv/bin/uv"
-  if [ -x "$UV" ] && [ "$("$UV" --version 2>/dev/null)" = "uv $UV_VERSION" ]; then return; fi
+  # `uv --version` prints "uv 0.13.8 (x86_64-unknown-linux-gnu)".
+  if [ -x "$UV" ] && [[ "$("$UV" --version 2>/dev/null)" == "uv $UV_VERSION "* ]]; then return; fi
   log "installing uv $UV_VERSION into .local/uv"
   rm -rf "$venv"
   python3 -m venv "$venv"
@@ -259,4 +260,25 @@ ensure_s3_test_server() {
     s3_test_up || die "the S3 test server did not start; see .local/s3-test/server.log"
   fi
   export S3_TEST_ENDPOINT="$url"
+}
+
+# schemathesis, the property-based API fuzzer the API's fuzz test runs (`npm test` only;
+# apps/api/test/fuzz.test.ts): a virtualenv of its own in .local/schemathesis from the pinned,
+# hashed apps/api/test/fuzz/requirements.lock, installed with uv (pinned, .local/uv) from its cache
+# in .local/uv-cache. Rebuilt only when the lock changes. Exports SCHEMATHESIS, its command.
+ensure_schemathesis() {
+  local venv="$LOCAL/schemathesis" lock="$ROOT/apps/api/test/fuzz/requirements.lock" stamp
+  command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
+  stamp="$(sha256sum "$lock" | cut -c1-16)"
+  if ! [ -x "$venv/bin/schemathesis" ] || [ "$(cat "$venv/.stamp" 2>/dev/null)" != "$stamp" ]; then
+    ensure_uv
+    log "installing schemathesis (the API fuzzer) into .local/schemathesis"
+    export UV_CACHE_DIR="${UV_CACHE_DIR:-$LOCAL/uv-cache}" UV_NATIVE_TLS=1
+    rm -rf "$venv"
+    "$UV" venv -q --python "$(command -v python3)" "$venv"
+    VIRTUAL_ENV="$venv" "$UV" pip sync -q "$lock" ||
+      die "installing schemathesis failed (apps/api/test/fuzz/requirements.lock)"
+    echo "$stamp" >"$venv/.stamp"
+  fi
+  export SCHEMATHESIS="$venv/bin/schemathesis"
 }

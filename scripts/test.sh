@@ -6,6 +6,8 @@ provision
 ensure_s3_test_server
 # The flux engine's tests (pytest and the worker's) run on a CPU in its own virtualenv.
 ensure_flux_engine
+# The API's fuzz test (apps/api/test/fuzz.test.ts) runs schemathesis from its own virtualenv.
+ensure_schemathesis
 cd "$ROOT"
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

@@ -103,7 +103,12 @@ describe('training a personal model in the browser', () => {
       await form.getByRole('button', { name: 'Start Training' }).click();
       const started = page.getByRole('status').filter({ hasText: 'Training started' });
       await started.waitFor();
-      await started.getByText('Training usually takes about 2 hours').waitFor();
+      // How long it takes comes from the queue's estimate, not a fixed promise.
+      await started
+        .getByText(
+          /^Training should take .+, going by the queue right now and our recent trainings\./,
+        )
+        .waitFor();
       await screenshot(page, '53-training-started');
 
       // Follow it live on /training/{id}.

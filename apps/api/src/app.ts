@@ -6,8 +6,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pinoHttp } from 'pino-http';
 import type { Container } from './container.js';
+import { RouteTable, type ResponseCheck } from './http/declare.js';
 import { requireAuth } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
+import { methodNotAllowed } from './middleware/method-not-allowed.js';
+import { refuseNulCharacters } from './middleware/text.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
 import { generationRoutes } from './routes/generation.routes.js';
@@ -17,7 +20,9 @@ import { queueRoutes } from './routes/queue.routes.js';
 import { trainingRoutes } from './routes/training.routes.js';
 import { uploadRoutes } from './routes/upload.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
+import { wsRoutes } from './routes/ws.routes.js';
 import { pipeline } from 'node:stream/promises';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /** Paths the server answers itself; everything else under GET is the web app. */
@@ -59,43 +64,46 @@ export function createApp(c: Container): Express {
       },
     }),
   );
-  app.use(paymentsWebhookRoute(c.payments));
-  app.use(express.json({ limit: '64kb', strict: true }));
-
+  // Every route is declared once (http/declare.ts): its router serves it, the document says it.
   const auth = requireAuth(c.accessToken, c.revocations);
-  app.use(healthRoutes(c.health));
-  app.use(docsRoutes(c.env.APP_VERSION));
-  app.use('/api/v1/auth', authRoutes(c.auth, auth));
-  app.use('/api/v1/users', usersRoutes(c.users, auth));
-  app.use(
-    uploadRoutes({
-      uploads: c.uploads,
-      requireAuth: auth,
-      tmpDir: c.env.UPLOAD_TMP_DIR,
-      sendStored: async (key, res) => {
-        await pipeline(await c.storage.get(key), res);
-      },
-    }),
-  );
-  app.use(trainingRoutes({ training: c.training, requireAuth: auth }));
-  app.use(
-    generationRoutes({
-      generation: c.generation,
-      requireAuth: auth,
-      sendStored: async (key, res) => {
-        await pipeline(await c.storage.get(key), res);
-      },
-    }),
-  );
-  app.use(queueRoutes({ queue: c.queue, requireAuth: auth }));
-  app.use(
-    paymentsRoutes({
-      payments: c.payments,
-      subscriptions: c.subscriptions,
-      testProvider: c.testPaymentProvider,
-      requireAuth: auth,
-    }),
-  );
+  const routes = new RouteTable({
+    requireAuth: auth,
+    checkResponses: c.env.NODE_ENV === 'test' ? failOnMismatch : undefined,
+  });
+  // The webhook reads its raw body: before the JSON parser.
+  const raw = routes.router();
+  paymentsWebhookRoute(raw, c.payments);
+  app.use(raw.express);
+  app.use(express.json({ limit: '64kb', strict: true }));
+  app.use(refuseNulCharacters);
+
+  const api = routes.router();
+  healthRoutes(api, c.health);
+  docsRoutes(api, () => document);
+  wsRoutes(api);
+  authRoutes(api, c.auth);
+  usersRoutes(api, c.users);
+  uploadRoutes(api, {
+    uploads: c.uploads,
+    tmpDir: c.env.UPLOAD_TMP_DIR,
+    sendStored: async (key, res) => {
+      await pipeline(await c.storage.get(key), res);
+    },
+  });
+  trainingRoutes(api, c.training);
+  queueRoutes(api, c.queue);
+  generationRoutes(api, {
+    generation: c.generation,
+    sendStored: async (key, res) => {
+      await pipeline(await c.storage.get(key), res);
+    },
+  });
+  paymentsRoutes(api, {
+    payments: c.payments,
+    subscriptions: c.subscriptions,
+    testProvider: c.testPaymentProvider,
+  });
+  app.use(api.express);
 
   const webDist = c.env.WEB_DIST;
   if (webDist && existsSync(path.join(webDist, 'index.html'))) {
@@ -114,7 +122,18 @@ export function createApp(c: Container): Express {
     });
   }
 
+  app.use(routes.checkErrors());
+  const document: OpenApiDocument = buildOpenApiDocument(routes.routes, c.env.APP_VERSION);
+  // A path the API serves, asked with a method it does not take there: 405 with Allow.
+  app.use(methodNotAllowed(document.paths));
   app.use(notFound);
   app.use(errorHandler);
   return app;
 }
+
+/** Tests: an answer its declaration does not describe is a bug, reported as one (a 500). */
+const failOnMismatch: ResponseCheck = (route, status, problem) => {
+  const message = `${route.method.toUpperCase()} ${route.path} answered ${status} unlike its declaration: ${problem}`;
+  console.error(message);
+  throw new Error(message);
+};

@@ -31,7 +31,10 @@ import { TrainingService } from './services/training.service.js';
 import { UploadsService } from './services/uploads.service.js';
 import { PaymentsService } from './services/payments.service.js';
 import { SubscriptionsService } from './services/subscriptions.service.js';
-import { ActionRateLimit } from './services/rate-limits.js';
+import { AuthRateLimits } from './services/rate-limits.js';
+import { DeviceCookies } from './services/device-cookies.js';
+import { PasswordHasher } from './services/passwords.js';
+import { RefreshGraceRepository } from './repositories/refresh-grace.repository.js';
 import type { AccessTokenConfig } from './services/tokens.js';
 import { UsersService } from './services/users.service.js';
 
@@ -45,6 +48,12 @@ export interface Container {
   accessToken: AccessTokenConfig;
   revocations: SessionRevocationsRepository;
   auth: AuthService;
+  /** bcrypt, bounded to BCRYPT_CONCURRENCY at once. */
+  passwords: PasswordHasher;
+  /** Sign-in, sign-up and password-reset limits. */
+  authLimits: AuthRateLimits;
+  /** Answers of just-rotated refresh tokens, for their grace window. */
+  refreshGrace: RefreshGraceRepository;
   users: UsersService;
   userCache: UserCache;
   health: HealthService;
@@ -97,11 +106,32 @@ export function createContainer(env: Env, logger: Logger): Container {
     smtpUrl: env.SMTP_URL,
     from: env.MAIL_FROM,
   });
+  const passwords = new PasswordHasher(env.BCRYPT_COST, env.BCRYPT_CONCURRENCY);
+  const authLimits = new AuthRateLimits(redis, env.REDIS_PREFIX, {
+    login: {
+      perAccount: env.LOGIN_MAX_PER_ACCOUNT,
+      perAccountAddress: env.LOGIN_MAX_PER_ACCOUNT_ADDRESS,
+      perIp: env.LOGIN_MAX_PER_IP,
+      windowSeconds: env.LOGIN_WINDOW_SECONDS,
+    },
+    forgot: {
+      perAccountAddress: env.FORGOT_MAX_PER_ACCOUNT_ADDRESS,
+      perIp: env.FORGOT_MAX_PER_IP,
+      windowSeconds: env.FORGOT_WINDOW_SECONDS,
+    },
+    reset: { points: env.RESET_MAX_PER_IP, windowSeconds: env.FORGOT_WINDOW_SECONDS },
+    register: { points: env.REGISTER_MAX_PER_IP, windowSeconds: env.REGISTER_WINDOW_SECONDS },
+  });
+  const refreshGrace = new RefreshGraceRepository(
+    redis,
+    env.REDIS_PREFIX,
+    `${env.JWT_SECRET}:refresh-grace`,
+    env.REFRESH_GRACE_SECONDS,
+  );
   const auth = new AuthService({
     config: {
       accessToken,
       refreshTokenTtlDays: env.REFRESH_TOKEN_TTL_DAYS,
-      bcryptCost: env.BCRYPT_COST,
       forgotPasswordMinMs: env.FORGOT_PASSWORD_MIN_MS,
       publicUrl: env.PUBLIC_URL,
     },
@@ -109,20 +139,10 @@ export function createContainer(env: Env, logger: Logger): Container {
     tokens: new TokensRepository(db),
     revocations,
     mailer,
-    loginLimit: new ActionRateLimit(
-      redis,
-      `${env.REDIS_PREFIX}rl:login`,
-      { points: env.LOGIN_MAX_PER_ACCOUNT, windowSeconds: env.LOGIN_WINDOW_SECONDS },
-      { points: env.LOGIN_MAX_PER_IP, windowSeconds: env.LOGIN_WINDOW_SECONDS },
-      'sign-in attempts',
-    ),
-    forgotLimit: new ActionRateLimit(
-      redis,
-      `${env.REDIS_PREFIX}rl:forgot`,
-      { points: env.FORGOT_MAX_PER_ACCOUNT, windowSeconds: env.FORGOT_WINDOW_SECONDS },
-      { points: env.FORGOT_MAX_PER_IP, windowSeconds: env.FORGOT_WINDOW_SECONDS },
-      'password reset requests',
-    ),
+    limits: authLimits,
+    passwords,
+    devices: new DeviceCookies(`${env.JWT_SECRET}:device-cookies`),
+    grace: refreshGrace,
   });
   const ledger = new CreditLedgerRepository(db);
   const paymentsRepo = new PaymentsRepository(db);
@@ -188,6 +208,7 @@ export function createContainer(env: Env, logger: Logger): Container {
     storage,
     imageTokens,
     waitMs: env.GENERATION_WAIT_MS,
+    debugPrompts: env.DEBUG_PROMPTS,
     logger,
   });
   const queue = new QueueService({
@@ -223,9 +244,18 @@ export function createContainer(env: Env, logger: Logger): Container {
     accessToken,
     revocations,
     auth,
+    passwords,
+    authLimits,
+    refreshGrace,
     users: new UsersService(usersRepo),
     userCache,
-    health: new HealthService(db, redis, env.APP_VERSION, productionWarnings(env)),
+    health: new HealthService(
+      db,
+      redis,
+      env.APP_VERSION,
+      productionWarnings(env),
+      env.DEBUG_PROMPTS,
+    ),
     async start() {
       await Promise.all([userCache.start(), revocations.start(), taskEvents.start()]);
       // A task committed just before the API stopped may never have reached the queue.

@@ -92,6 +92,34 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ ...valid, WEB_ORIGINS: 'app.example.com' })).toThrow(/WEB_ORIGINS/);
   });
 
+  it('fills safe auth defaults: limits, bcrypt concurrency, refresh grace, no trusted proxy', () => {
+    expect(loadEnv(valid)).toMatchObject({
+      LOGIN_MAX_PER_ACCOUNT: 10,
+      LOGIN_MAX_PER_ACCOUNT_ADDRESS: 10,
+      LOGIN_MAX_PER_IP: 50,
+      LOGIN_WINDOW_SECONDS: 900,
+      FORGOT_MAX_PER_ACCOUNT_ADDRESS: 5,
+      FORGOT_MAX_PER_IP: 20,
+      FORGOT_WINDOW_SECONDS: 3600,
+      RESET_MAX_PER_IP: 20,
+      REGISTER_MAX_PER_IP: 20,
+      REGISTER_WINDOW_SECONDS: 3600,
+      BCRYPT_CONCURRENCY: 2,
+      REFRESH_GRACE_SECONDS: 30,
+      TRUST_PROXY: false,
+    });
+    // Production starts with them as they are.
+    expect(loadEnv(production).BCRYPT_CONCURRENCY).toBe(2);
+    expect(loadEnv({ ...valid, BCRYPT_CONCURRENCY: '4' }).BCRYPT_CONCURRENCY).toBe(4);
+    expect(() => loadEnv({ ...valid, BCRYPT_CONCURRENCY: '0' })).toThrow(/BCRYPT_CONCURRENCY/);
+    expect(loadEnv({ ...valid, REFRESH_GRACE_SECONDS: '0' }).REFRESH_GRACE_SECONDS).toBe(0);
+    // A long grace would blunt reuse detection: at most two minutes.
+    expect(() => loadEnv({ ...valid, REFRESH_GRACE_SECONDS: '600' })).toThrow(
+      /REFRESH_GRACE_SECONDS/,
+    );
+    expect(() => loadEnv({ ...valid, RESET_MAX_PER_IP: '0' })).toThrow(/RESET_MAX_PER_IP/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadEnv({ ...valid, PORT: '' }).PORT).toBe(8080);
   });
@@ -103,10 +131,14 @@ describe('production refuses development conveniences', () => {
     'MAIL_TRANSPORT=outbox': { MAIL_TRANSPORT: undefined, SMTP_URL: undefined },
     'PAYMENT_PROVIDER=test': { PAYMENT_PROVIDER: 'test' },
     STRIPE_API_BASE: { STRIPE_API_BASE: 'http://127.0.0.1:12111' },
+    'DEBUG_PROMPTS=true': { DEBUG_PROMPTS: 'true' },
     'LOGIN_MAX_PER_ACCOUNT above 10': { LOGIN_MAX_PER_ACCOUNT: '1000' },
+    'LOGIN_MAX_PER_ACCOUNT_ADDRESS above 10': { LOGIN_MAX_PER_ACCOUNT_ADDRESS: '1000' },
     'LOGIN_MAX_PER_IP above 50': { LOGIN_MAX_PER_IP: '1000' },
-    'FORGOT_MAX_PER_ACCOUNT above 5': { FORGOT_MAX_PER_ACCOUNT: '1000' },
+    'FORGOT_MAX_PER_ACCOUNT_ADDRESS above 5': { FORGOT_MAX_PER_ACCOUNT_ADDRESS: '1000' },
     'FORGOT_MAX_PER_IP above 20': { FORGOT_MAX_PER_IP: '1000' },
+    'RESET_MAX_PER_IP above 20': { RESET_MAX_PER_IP: '1000' },
+    'REGISTER_MAX_PER_IP above 20': { REGISTER_MAX_PER_IP: '1000' },
   };
 
   it('starts with every convenience off, and says nothing', () => {

@@ -6,11 +6,55 @@ import {
   productionRefusal,
 } from '@studioshot/contracts';
 import { ALWAYS_ON_COST } from '@studioshot/pricing';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** A rate limit, defaulting to what production runs with (raising it is a dev convenience). */
+const limit = (name: keyof typeof PRODUCTION_RATE_LIMITS) =>
+  z.coerce.number().int().positive().default(PRODUCTION_RATE_LIMITS[name]);
+
+/** Express `trust proxy` names besides addresses and subnets. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrSubnet(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Express takes it: false, a hop count, or the list of trusted proxy addresses.
+ */
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | string[] {
+  if (value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "true would trust any X-Forwarded-For, so a client could choose its own address; set the number of proxy hops or the proxies' addresses",
+    });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrSubnet(entry));
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected false, a hop count, or proxy addresses/subnets (loopback, 10.0.0.2, 172.16.0.0/12); not ${bad.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+}
 
 /** Every setting the API reads, validated once at start. */
 export const ZEnvSchema = z
@@ -33,34 +77,47 @@ export const ZEnvSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
-    TRUST_PROXY: bool.default(false),
+    /**
+     * Which proxies in front of the API may name the client in X-Forwarded-For (Express's
+     * `trust proxy`): `false` (the default: none, the socket's address is the client), a number of
+     * hops, or a comma-separated list of the proxies' addresses or subnets (the exact way: a
+     * client can never name itself). `true` (trust anything) is refused: anyone could then pick
+     * their own address and walk around every per-address limit.
+     */
+    TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
     MAIL_TRANSPORT: z.enum(['outbox', 'smtp']).default('outbox'),
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Studioshot <no-reply@studioshot.local>'),
     /** forgot-password answers no sooner than this, so known and unknown e-mails look alike. */
     FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).default(400),
-    LOGIN_MAX_PER_ACCOUNT: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(PRODUCTION_RATE_LIMITS.LOGIN_MAX_PER_ACCOUNT),
-    LOGIN_MAX_PER_IP: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(PRODUCTION_RATE_LIMITS.LOGIN_MAX_PER_IP),
+    /**
+     * Sign-in limits (OWASP): failed sign-ins per account from devices without a device cookie,
+     * across all addresses (soft: such devices then wait a growing time, known devices never);
+     * per (account, address) and per known device (hard); per address (hard). All per window.
+     */
+    LOGIN_MAX_PER_ACCOUNT: limit('LOGIN_MAX_PER_ACCOUNT'),
+    LOGIN_MAX_PER_ACCOUNT_ADDRESS: limit('LOGIN_MAX_PER_ACCOUNT_ADDRESS'),
+    LOGIN_MAX_PER_IP: limit('LOGIN_MAX_PER_IP'),
     LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
-    FORGOT_MAX_PER_ACCOUNT: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(PRODUCTION_RATE_LIMITS.FORGOT_MAX_PER_ACCOUNT),
-    FORGOT_MAX_PER_IP: z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(PRODUCTION_RATE_LIMITS.FORGOT_MAX_PER_IP),
+    /** Reset-code requests per (account, address) and per address; never per account alone. */
+    FORGOT_MAX_PER_ACCOUNT_ADDRESS: limit('FORGOT_MAX_PER_ACCOUNT_ADDRESS'),
+    FORGOT_MAX_PER_IP: limit('FORGOT_MAX_PER_IP'),
     FORGOT_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+    /** reset-password calls per address per FORGOT_WINDOW_SECONDS. */
+    RESET_MAX_PER_IP: limit('RESET_MAX_PER_IP'),
+    /** Sign-ups per address per REGISTER_WINDOW_SECONDS. */
+    REGISTER_MAX_PER_IP: limit('REGISTER_MAX_PER_IP'),
+    REGISTER_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+    /**
+     * bcrypt hashes and compares running at once in this process; the rest wait their turn, so
+     * password work never takes every libuv thread (4 by default) from file and DNS work.
+     */
+    BCRYPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /**
+     * Seconds a rotated refresh token still answers the same new pair (two tabs refreshing at
+     * once); a use after that is treated as theft and ends the sign-in. 0 turns the grace off.
+     */
+    REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(120).default(30),
     /** `test` keeps payment intents in our database and takes Stripe's test cards. */
     PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
     /**
@@ -68,6 +125,11 @@ export const ZEnvSchema = z
      * announced in the log and in /health (packages/contracts/src/dev-conveniences.ts).
      */
     [ALLOW_TEST_PAYMENTS_SETTING]: bool.default(false),
+    /**
+     * The server-wide debug setting (DESIGN.md section 3): every user sees the debug prompt panel
+     * and may send a custom prompt, as users with `is_debug` do. A development convenience.
+     */
+    DEBUG_PROMPTS: bool.default(false),
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     /** Only for pointing the SDK at a Stripe-compatible server in tests. */
     STRIPE_API_BASE: z.url().optional(),

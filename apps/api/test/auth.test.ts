@@ -1,6 +1,14 @@
 import { MESSAGES, ZAuthResponseSchema, ZErrorSchema, ZUserSchema } from '@studioshot/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import jwt from 'jsonwebtoken';
+import {
+  bearer,
+  createTestApp,
+  registerUser,
+  TEST_JWT_SECRET,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -165,5 +173,72 @@ describe('POST /api/v1/auth/logout', () => {
     const res = await t.request.post('/api/v1/auth/logout');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: MESSAGES.authRequired, code: 'unauthorized' });
+    const expired = await t.request.post('/api/v1/auth/logout').set(bearer('not.a.token'));
+    expect(expired.status).toBe(401);
+  });
+
+  // Issue 10, defect 10: a user whose access token had expired could not end the session.
+  it('with just the refresh token (the access token expired) ends that sign-in', async () => {
+    const { email, password, tokens } = await registerUser(t);
+    const other = await t.request.post('/api/v1/auth/login').send({ email, password });
+    const expiredAccess = jwt.sign({ sid: 'whatever' }, TEST_JWT_SECRET, {
+      algorithm: 'HS256',
+      expiresIn: -10,
+      issuer: t.c.env.JWT_ISSUER,
+      audience: t.c.env.JWT_AUDIENCE,
+      subject: 'someone',
+    });
+    const out = await t.request
+      .post('/api/v1/auth/logout')
+      .set(bearer(expiredAccess))
+      .send({ refresh_token: tokens.refresh_token });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ message: MESSAGES.loggedOut });
+
+    // That sign-in is over: its refresh token and its (still unexpired) access token are dead...
+    const refreshed = await t.request
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: tokens.refresh_token });
+    expect(refreshed.status).toBe(401);
+    expect(
+      (await t.request.get('/api/v1/users/profile').set(bearer(tokens.access_token))).status,
+    ).toBe(401);
+    // ...and the user's other sign-in is untouched.
+    expect(
+      (await t.request.get('/api/v1/users/profile').set(bearer(other.body.access_token))).status,
+    ).toBe(200);
+  });
+
+  it('with no authorization header at all, the refresh token alone is enough', async () => {
+    const { tokens } = await registerUser(t);
+    const rotated = await t.request
+      .post('/api/v1/auth/refresh')
+      .send({ refresh_token: tokens.refresh_token });
+    const out = await t.request
+      .post('/api/v1/auth/logout')
+      .send({ refresh_token: rotated.body.refresh_token });
+    expect(out.status).toBe(200);
+    expect(
+      (await t.request.get('/api/v1/users/profile').set(bearer(rotated.body.access_token))).status,
+    ).toBe(401);
+    expect(
+      (
+        await t.request
+          .post('/api/v1/auth/refresh')
+          .send({ refresh_token: rotated.body.refresh_token })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('refuses an unknown refresh token and ends nothing', async () => {
+    const { tokens } = await registerUser(t);
+    const out = await t.request
+      .post('/api/v1/auth/logout')
+      .send({ refresh_token: 'not-a-real-refresh-token' });
+    expect(out.status).toBe(401);
+    expect(out.body.code).toBe('invalid_refresh_token');
+    expect(
+      (await t.request.get('/api/v1/users/profile').set(bearer(tokens.access_token))).status,
+    ).toBe(200);
   });
 });

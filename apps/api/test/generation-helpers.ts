@@ -6,6 +6,7 @@ import {
   type TaskType,
 } from '@studioshot/contracts';
 import { completeTask, type GeneratedImageRecord } from '@studioshot/db';
+import type { PlanType } from '@studioshot/pricing';
 import { generationImageKey, modelArtifactKey } from '@studioshot/storage';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -23,7 +24,7 @@ export async function creditUser(
   t: TestApp,
   credits: number,
   profile: Partial<{
-    plan_type: 'premium' | 'starter';
+    plan_type: PlanType;
     subscription_interval: string;
     is_debug: boolean;
     gender: 'male' | 'female';

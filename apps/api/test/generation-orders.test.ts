@@ -166,7 +166,7 @@ describe('the generation order', () => {
     await payWithCard(t, owner.token, credits).expect(200);
     const wrongKind = await resultsCall(owner, credits);
     expect([wrongKind.status, wrongKind.body.detail]).toEqual([
-      400,
+      409,
       MESSAGES.paymentNotForGeneration,
     ]);
     expect(await generationsOf(owner.id)).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { MESSAGES, ZGenerationResultSchema } from '@studioshot/contracts';
+import { MESSAGES, MIN_PHOTOS, ZGenerationResultSchema } from '@studioshot/contracts';
 import { photoKeys } from '@studioshot/storage';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,12 +21,17 @@ const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../worker/test/fixtures',
 );
-const PHOTOS = [
+const FIXTURE_PHOTOS = [
   'astronaut.jpg',
   'astronaut-mirror.jpg',
   'astronaut-warm.jpg',
   'astronaut-closer.jpg',
 ];
+/** A training needs MIN_PHOTOS usable photos: the four fixtures, over again. */
+const PHOTOS = Array.from(
+  { length: MIN_PHOTOS },
+  (_, index) => FIXTURE_PHOTOS[index % FIXTURE_PHOTOS.length]!,
+);
 
 let t: TestApp;
 let worker: RunningWorker;

@@ -167,6 +167,22 @@ describe('POST /api/v1/generation/generate-trained', () => {
     expect(ZGenerationResultSchema.parse(res.body).prompt).not.toContain('yacht');
   });
 
+  it("takes anyone's custom prompt under the server's debug setting (DEBUG_PROMPTS)", async () => {
+    const debugging = await createTestApp({ DEBUG_PROMPTS: 'true', GENERATION_WAIT_MS: '0' });
+    try {
+      const user = await creditUser(debugging, 1);
+      const modelId = await trainedModel(debugging, user.id, { trigger_word: 'ohwx' });
+      const res = await generate(debugging, user, TRAINED, {
+        model_id: modelId,
+        prompt: 'a man on a yacht',
+      });
+      expect(res.status).toBe(202);
+      expect(ZGenerationResultSchema.parse(res.body).prompt).toBe('ohwx on a yacht');
+    } finally {
+      await debugging.close();
+    }
+  });
+
   it('answers 202 with the generation id and status when the wait runs out', async () => {
     const { user, id } = await acceptedGeneration(t);
     const status = await t.request.get(`/api/v1/queue/status/${id}`).set(bearer(user.token));
@@ -413,7 +429,10 @@ describe('the other Generate calls', () => {
     expect(body.items[0]!.template_id).toBe('prof_31');
 
     const unknownStyle = await generate(t, user, '/api/v1/inference/generate', { style: 'gothic' });
-    expect([unknownStyle.status, unknownStyle.body.detail]).toEqual([422, MESSAGES.styleNotFound]);
+    expect([unknownStyle.status, unknownStyle.body.detail]).toEqual([
+      422,
+      `style: ${MESSAGES.styleNotFound}`,
+    ]);
     expect(await balance(t, user.id)).toBe(2);
   });
 
@@ -520,7 +539,8 @@ describe('the other Generate calls', () => {
   });
 
   it('queue submit and start-queued: a generation and a batch of templates, one credit each', async () => {
-    const user = await creditUser(t, 5);
+    // Premium: its plan allows the high priority asked for.
+    const user = await creditUser(t, 5, { plan_type: 'premium' });
     const modelId = await trainedModel(t, user.id);
     const batch = await t.request
       .post('/api/v1/queue/submit')

@@ -47,6 +47,17 @@ describe('GET /health', () => {
     }
   });
 
+  it("says when the server's debug setting is on, and only then", async () => {
+    expect((await t.request.get('/health')).body.debug).toBeUndefined();
+    const debugging = await createTestApp({ DEBUG_PROMPTS: 'true' });
+    try {
+      const res = await debugging.request.get('/health');
+      expect(ZHealthResponseSchema.parse(res.body).debug).toBe(true);
+    } finally {
+      await debugging.close();
+    }
+  });
+
   it('echoes a request id header, reusing a sane incoming one', async () => {
     const res = await t.request.get('/health');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -108,8 +108,10 @@ describe('buying credits', () => {
     const res = await post(token, '/api/v1/payments/create-credit-package', {
       package_id: packageId,
     });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ detail: MESSAGES.invalidCreditPack, code: 'bad_request' });
+    // A well-formed id the catalogue does not have: nothing by that id (the fuzz run's rule:
+    // a schema-valid request is never refused as malformed).
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: MESSAGES.invalidCreditPack, code: 'not_found' });
     expect(await countRows(t)).toEqual(before);
   });
 
@@ -160,23 +162,28 @@ describe('buying credits', () => {
     const intent = await createIntent(t, token, '/api/v1/payments/create-credit-package', {
       package_id: 'starter_pack',
     });
-    for (const card of [
-      { ...GOOD_CARD, number: '4242 4242' },
-      { ...GOOD_CARD, expiry: '1/3' },
-      { ...GOOD_CARD, cvc: '1' },
-      { ...GOOD_CARD, name: '  ' },
-    ]) {
+    for (const [field, card] of [
+      ['number', { ...GOOD_CARD, number: '4242 4242' }],
+      ['expiry', { ...GOOD_CARD, expiry: '1/3' }],
+      ['expiry', { ...GOOD_CARD, expiry: '13/34' }],
+      ['cvc', { ...GOOD_CARD, cvc: '1' }],
+      ['name', { ...GOOD_CARD, name: '  ' }],
+    ] as const) {
       const res = await payWithCard(t, token, intent, card);
       expect(res.status).toBe(422);
-      expect(res.body.detail).toBe(MESSAGES.cardIncomplete);
+      expect(res.body.detail).toBe(`card.${field}: ${MESSAGES.cardIncomplete}`);
     }
-    expect(
-      (await payWithCard(t, token, intent, { ...GOOD_CARD, expiry: '01/20' })).body.detail,
-    ).toBe('Your card has expired.');
-    expect(
-      (await payWithCard(t, token, intent, { ...GOOD_CARD, number: '4242 4242 4242 4241' })).body
-        .detail,
-    ).toBe('Your card number is incorrect.');
+    // A complete form whose card is refused: a card error, 402, as Stripe answers one.
+    const expired = await payWithCard(t, token, intent, { ...GOOD_CARD, expiry: '01/20' });
+    expect([expired.status, expired.body.detail]).toEqual([402, 'Your card has expired.']);
+    const wrongDigit = await payWithCard(t, token, intent, {
+      ...GOOD_CARD,
+      number: '4242 4242 4242 4241',
+    });
+    expect([wrongDigit.status, wrongDigit.body.detail]).toEqual([
+      402,
+      'Your card number is incorrect.',
+    ]);
     await payWithCard(t, token, intent).expect(200);
     const dump = await sql<{
       row: string;
@@ -199,14 +206,15 @@ describe('training slots', () => {
       amount: 100,
       payment_method: 'stripe',
     });
-    expect(wrongAmount.status).toBe(400);
+    // The payment is real but for another pack or amount: a conflict with it (409).
+    expect(wrongAmount.status).toBe(409);
     const wrongPack = await post(token, '/api/v1/payments/confirm-additional-training', {
       payment_intent_id: intent.payment_intent_id,
       pack_id: 'training_5',
       amount: 4500,
       payment_method: 'stripe',
     });
-    expect(wrongPack.status).toBe(400);
+    expect(wrongPack.status).toBe(409);
     expect((await profileOf(t, token)).training_limit).toBe(0);
     const body = {
       payment_intent_id: intent.payment_intent_id,
@@ -225,7 +233,8 @@ describe('training slots', () => {
   it.each([[2], [0], [-1], [100]])('refuses a quantity of %i', async (quantity) => {
     const token = await newUser();
     const res = await post(token, '/api/v1/payments/create-training-purchase', { quantity });
-    expect(res.status).toBe(400);
+    // No pack of that many trainings exists.
+    expect(res.status).toBe(404);
     expect(res.body.detail).toMatch(/^Failed to create training purchase payment/);
   });
 
@@ -237,7 +246,8 @@ describe('training slots', () => {
     const plan = await post(token, '/api/v1/payments/confirm-plan-subscription', {
       payment_intent_id: intent.payment_intent_id,
     });
-    expect(plan.status).toBe(400);
+    // A training-slot payment is not a plan: 409, and the client falls back as the spec says.
+    expect(plan.status).toBe(409);
     const extra = await post(token, '/api/v1/payments/confirm-additional-training', {
       payment_intent_id: intent.payment_intent_id,
       pack_id: 'training_1',
@@ -256,12 +266,13 @@ describe('subscriptions', () => {
       plan_name: 'professional',
       plan_price: 0.5,
     });
-    expect(altered.status).toBe(400);
+    // The price the page showed is not the plan's: stale, reload (409).
+    expect(altered.status).toBe(409);
     const negative = await post(token, '/api/v1/payments/create-training-payment', {
       plan_name: 'professional',
       plan_price: -19.99,
     });
-    expect(negative.status).toBe(400);
+    expect(negative.status).toBe(409);
 
     const intent = await createIntent(t, token, '/api/v1/payments/create-training-payment', {
       plan_name: 'professional',
@@ -368,8 +379,8 @@ describe('subscriptions', () => {
       current_plan: 'free',
       upgrade_immediately: true,
     });
-    expect(none.status).toBe(400);
-    expect(none.body.detail).toBe(MESSAGES.noTargetPlan);
+    expect(none.status).toBe(422);
+    expect(none.body.detail).toBe(`plan_id: ${MESSAGES.noTargetPlan}`);
     const intent = await createIntent(t, token, '/api/v1/payments/create-upgrade', {
       plan_id: 'premium',
       current_plan: 'free',
@@ -389,7 +400,8 @@ describe('subscriptions', () => {
       plan_id: 'professional',
       current_plan: 'premium',
     });
-    expect(down.status).toBe(400);
+    // The account is already above it: its state refuses the upgrade (409).
+    expect(down.status).toBe(409);
     expect(down.body.detail).toMatch(/^Failed to create upgrade payment/);
   });
 });
@@ -422,7 +434,7 @@ describe('a payment never lowers a plan', () => {
     const res = await post(token, '/api/v1/payments/create-training-payment', {
       plan_name: 'starter',
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(409);
     expect(res.body.detail).toBe(
       `${MESSAGES.trainingPaymentFailed}: you are already on Premium or a higher plan.`,
     );

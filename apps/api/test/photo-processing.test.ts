@@ -128,7 +128,14 @@ describe('accepted photos', () => {
           optimized: { format: 'jpeg', contentType: 'image/jpeg', width: 1024, height: 683 },
           thumbnail: { format: 'jpeg', contentType: 'image/jpeg', width: 256, height: 171 },
         });
-        expect(photo.files.original).toBe(input);
+        // The original is kept re-encoded (full size, its own format), never the upload itself.
+        expect(photo.files.original).not.toBe(input);
+        expect(await sharp(photo.files.original).metadata()).toMatchObject({
+          format,
+          width: 3000,
+          height: 2000,
+        });
+        expect(photo.original.bytes).toBe((await readFile(photo.files.original)).length);
 
         const optimized = await sharp(photo.files.optimized).metadata();
         expect(optimized).toMatchObject({ format: 'jpeg', width: 1024, height: 683 });
@@ -140,7 +147,7 @@ describe('accepted photos', () => {
         expect(thumb).toMatchObject({ format: 'jpeg', width: 256, height: 171 });
         expect(photo.thumbnail.bytes).toBe((await readFile(photo.files.thumbnail)).length);
 
-        expect(await sha256(input)).toBe(before); // the original is kept exactly as received
+        expect(await sha256(input)).toBe(before); // the caller's upload is left as it was
       } finally {
         await photo.cleanup();
         await photo.cleanup(); // twice is fine
@@ -184,7 +191,15 @@ describe('accepted photos', () => {
     const photo = await service.process(input);
     try {
       expect(photo).toMatchObject({ width: 400, height: 600 });
-      expect(photo.original).toMatchObject({ width: 600, height: 400, orientation: 6 });
+      // The kept original is upright too, with the orientation applied rather than recorded.
+      expect(photo.original).toMatchObject({ width: 400, height: 600, orientation: 6 });
+      expect(await sharp(photo.files.original).metadata()).toMatchObject({
+        width: 400,
+        height: 600,
+      });
+      expect((await sharp(photo.files.original).metadata()).orientation).toBeUndefined();
+      expect(await colourAt(photo.files.original, 200, 100)).toBe('red');
+      expect(await colourAt(photo.files.original, 200, 500)).toBe('blue');
       expect(photo.optimized).toMatchObject({ width: 400, height: 600 });
       const meta = await sharp(photo.files.optimized).metadata();
       expect(meta.orientation).toBeUndefined(); // no tag left to rotate it a second time
@@ -208,7 +223,7 @@ describe('accepted photos', () => {
 
     const photo = await service.process(input);
     try {
-      for (const output of [photo.files.optimized, photo.files.thumbnail]) {
+      for (const output of [photo.files.original, photo.files.optimized, photo.files.thumbnail]) {
         const meta = await sharp(output).metadata();
         expect(meta.exif).toBeUndefined();
         expect(meta.xmp).toBeUndefined();
@@ -222,6 +237,8 @@ describe('accepted photos', () => {
       }
       // Orientation 3 (upside down) was applied before the EXIF went: red is now on the right.
       expect(await colourAt(photo.files.optimized, 900, 400)).toBe('red');
+      expect(await colourAt(photo.files.original, 1400, 600)).toBe('red');
+      expect(photo.original).toMatchObject({ format: 'jpeg', width: 1600, height: 1200 });
     } finally {
       await photo.cleanup();
     }
@@ -388,7 +405,7 @@ describe('processToStorage', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('stores the original as received, the optimised photo and the thumbnail', async () => {
+  it('stores the original (without metadata), the optimised photo and the thumbnail', async () => {
     const input = file('to-store.png');
     await makeSplitImage(input, { width: 2048, height: 1024, format: 'png' });
     const stored = await service.processToStorage(input, storage, 'photos/u1/s1/p1');
@@ -398,7 +415,10 @@ describe('processToStorage', () => {
       optimized: { key: 'photos/u1/s1/p1/optimized.jpg', width: 1024, height: 512 },
       thumbnail: { key: 'photos/u1/s1/p1/thumbnail.jpg', width: 256, height: 128 },
     });
-    expect(await sha256(storage.pathOf(stored.original.key))).toBe(await sha256(input));
+    const original = await sharp(storage.pathOf(stored.original.key)).metadata();
+    expect(original).toMatchObject({ format: 'png', width: 2048, height: 1024 });
+    expect(original.exif).toBeUndefined();
+    expect(await colourAt(storage.pathOf(stored.original.key), 100, 500)).toBe('red');
     expect((await sharp(storage.pathOf(stored.optimized.key)).metadata()).format).toBe('jpeg');
     expect(stored.thumbnail.bytes).toBe(
       (await readFile(storage.pathOf(stored.thumbnail.key))).length,

@@ -77,7 +77,7 @@ describe('GET /api/v1/queue/user/status', () => {
 
 describe('submitting tasks', () => {
   it('POST /queue/submit with a training runs the training start and answers the task', async () => {
-    const user = await trainingUser(t);
+    const user = await trainingUser(t, 1, 'premium');
     const session = await completedSession(t, user.id);
     const res = await t.request
       .post('/api/v1/queue/submit')
@@ -103,7 +103,7 @@ describe('submitting tasks', () => {
   });
 
   it('POST /queue/training/start-queued is the training start with a priority', async () => {
-    const user = await trainingUser(t);
+    const user = await trainingUser(t, 1, 'premium');
     const res = await t.request
       .post('/api/v1/queue/training/start-queued')
       .set(bearer(user.token))
@@ -130,7 +130,7 @@ describe('submitting tasks', () => {
       [
         '/api/v1/queue/submit',
         { task_type: 'batch_generation', params: { template_ids: ['nope'] } },
-        'template_ids.0: Unknown template',
+        'params.template_ids.0: Unknown template',
       ],
       ['/api/v1/queue/generation/start-queued', { prompt: 'x' }, MESSAGES.idempotencyKeyRequired],
       ['/api/v1/queue/submit', { task_type: 'painting', params: {} }, /task_type/],
@@ -163,7 +163,7 @@ describe('submitting tasks', () => {
 
 describe('GET /api/v1/queue/status/{id}', () => {
   it('answers the task with its place in line: better priority first, then arrival', async () => {
-    const user = await trainingUser(t, 3);
+    const user = await trainingUser(t, 3, 'premium');
     const firstNormal = await newTraining(user, 'normal');
     const secondNormal = await newTraining(user, 'normal');
     const urgent = await newTraining(user, 'urgent');
@@ -309,7 +309,8 @@ describe('the fleet', () => {
   }
 
   it('estimates the wait from the jobs ahead, the median run time and the workers', async () => {
-    const user = await trainingUser(t, 3);
+    // Premium: its plan allows the high priority asked for.
+    const user = await trainingUser(t, 3, 'premium');
     await completedRuns(user.id, [10, 20, 40]);
     await newTraining(user, 'normal');
     await newTraining(user, 'normal');

@@ -2,6 +2,7 @@ import { taskQueueName, type StartTrainingResponse } from '@studioshot/contracts
 
 /** The queue trainings go to with the default engine. */
 export const TRAINING_QUEUE = taskQueueName('training', 'studio');
+import type { PlanType } from '@studioshot/pricing';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -9,13 +10,20 @@ import { bearer, registerUser, type TestApp } from './helpers.js';
 
 export type TestUser = Awaited<ReturnType<typeof registerUser>> & { id: string; token: string };
 
-/** A user who may train `slots` models: bought training slots, granted the way a payment grants them. */
-export async function trainingUser(t: TestApp, slots = 1): Promise<TestUser> {
+/**
+ * A user who may train `slots` models: bought training slots, granted the way a payment grants
+ * them; on the free plan unless told (the plan sets the best queue priority).
+ */
+export async function trainingUser(
+  t: TestApp,
+  slots = 1,
+  plan: PlanType = 'free',
+): Promise<TestUser> {
   const user = await registerUser(t);
   const id = (user.res.body as { user: { id: string } }).user.id;
   await t.c.db
     .updateTable('users')
-    .set({ training_limit: slots, extra_training_slots: slots })
+    .set({ training_limit: slots, extra_training_slots: slots, plan_type: plan })
     .where('id', '=', id)
     .execute();
   return { ...user, id, token: user.tokens.access_token };

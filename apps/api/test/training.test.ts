@@ -110,7 +110,7 @@ describe('POST /api/v1/training/start', () => {
   });
 
   it('takes a trigger word and a priority, and the same call answers on /models/start-training', async () => {
-    const user = await trainingUser(t, 2);
+    const user = await trainingUser(t, 2, 'premium');
     const res = await t.request
       .post('/models/start-training')
       .set(bearer(user.token))

@@ -10,6 +10,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import exifReader from 'exif-reader';
+import { buffer } from 'node:stream/consumers';
+import { GPS_EXIF, makeSplitImage } from './fixtures/images.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -134,6 +137,39 @@ describe('upload sessions', () => {
 });
 
 describe('uploading a photo', () => {
+  it('keeps the original without its EXIF: no GPS position at rest, orientation applied', async () => {
+    const user = await trainingUser();
+    const token = user.tokens.access_token;
+    const session = await newSession(token);
+    // A phone photo: stored 1200 x 900 with EXIF orientation 6 (shown 900 x 1200, red on top)
+    // and the GPS position of where it was taken.
+    const file = path.join(work, 'phone-gps.jpg');
+    await makeSplitImage(file, { width: 1200, height: 900, exif: GPS_EXIF, orientation: 6 });
+    expect(exifReader((await sharp(file).metadata()).exif!).GPSInfo?.GPSLatitude).toBeDefined();
+
+    const res = await upload(token, session, file);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const row = await t.c.db
+      .selectFrom('photos')
+      .select(['original_key', 'original_clean', 'width', 'height'])
+      .where('id', '=', res.body.id as string)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ original_clean: true, width: 900, height: 1200 });
+    const original = await buffer(await t.c.storage.get(row.original_key));
+    const meta = await sharp(original).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 900, height: 1200 });
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(meta.orientation).toBeUndefined();
+    expect(original.includes('GPS')).toBe(false);
+    expect(original.includes('FixtureCam')).toBe(false);
+    const { data } = await sharp(original)
+      .extract({ left: 450, top: 200, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([data[0]! > 150, data[2]! < 100]).toEqual([true, true]); // red: upright
+  });
+
   it('stores the original, an optimised copy and a thumbnail, and answers the photo with a signed thumbnail address', async () => {
     const user = await trainingUser();
     const token = user.tokens.access_token;

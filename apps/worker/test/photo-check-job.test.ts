@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejudgePhotoSet } from '../src/jobs/check-photo.js';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
 import { createSuite, FIXTURES, type Suite } from './support/harness.js';
 
@@ -155,6 +156,43 @@ describe('the photo-check job, through BullMQ on real Redis, Postgres and the fa
       if (rows.every((r) => r.usable === true)) break;
       if (Date.now() > deadline) throw new Error('the set was not re-judged');
       await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  it('leaves a completed set as it was counted for training', async () => {
+    const { sessionId } = await sessionWith([
+      'astronaut.jpg',
+      'astronaut-warm.jpg',
+      'other-person.jpg',
+      'other-person-2.jpg',
+    ]);
+    const counted = await settled(sessionId);
+    expect(counted.every((r) => r.usable === false)).toBe(true);
+    // Completed (the API counts and closes under the session lock), then a late re-judge arrives,
+    // as after a photo deleted just before: the verdicts training relies on do not move.
+    await db
+      .updateTable('upload_sessions')
+      .set({ status: 'completed', completed_at: new Date() })
+      .where('id', '=', sessionId)
+      .execute();
+    await db
+      .deleteFrom('photos')
+      .where('session_id', '=', sessionId)
+      .where('original_filename', 'like', 'other-person%')
+      .execute();
+    await rejudgePhotoSet(db, { session_id: sessionId });
+    const after = await db
+      .selectFrom('photos')
+      .select(['id', 'usable', 'checks'])
+      .where('session_id', '=', sessionId)
+      .execute();
+    expect(after).toHaveLength(2);
+    for (const row of after) {
+      expect(row).toEqual({
+        id: row.id,
+        usable: false,
+        checks: counted.find((c) => c.id === row.id)?.checks,
+      });
     }
   });
 

@@ -1,47 +1,63 @@
 import { z } from 'zod';
+import { NO_NUL_PATTERN, NUL_REFUSED, requiredText, token, TRIMMED_WHITESPACE } from './text.js';
 
 export const PASSWORD_MIN_LENGTH = 6;
 /** Upper bound keeps hashing cheap; bcrypt only ever sees a fixed-size pre-hash. */
 export const PASSWORD_MAX_LENGTH = 1024;
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
+export const EMAIL_MAX_LENGTH = 254;
+/**
+ * zod's own e-mail pattern (z.email()), with the whitespace trim() removes allowed around it: the
+ * document shows exactly what is accepted (the address is trimmed and lower-cased).
+ */
+const EMAIL_PATTERN = new RegExp(
+  `^[${TRIMMED_WHITESPACE}]*(?:[A-Za-z0-9_'+\\-]+\\.)*[A-Za-z0-9_'+\\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}[${TRIMMED_WHITESPACE}]*$`,
+);
 const email = z
   .string()
+  .max(EMAIL_MAX_LENGTH)
+  .regex(EMAIL_PATTERN, { error: 'Enter a valid email address' })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: 'Enter a valid email address' }).max(254));
+  .pipe(z.email({ error: 'Enter a valid email address' }));
 
 const password = z
   .string({ error: 'Password is required' })
   .min(PASSWORD_MIN_LENGTH, { error: 'Password must be at least 6 characters' })
-  .max(PASSWORD_MAX_LENGTH, { error: 'Password is too long' });
+  .max(PASSWORD_MAX_LENGTH, { error: 'Password is too long' })
+  .regex(NO_NUL_PATTERN, NUL_REFUSED);
 
 export const ZRegisterRequestSchema = z.strictObject({
   email,
   password,
-  name: z.string().trim().min(1, { error: 'Full name is required' }).max(200),
+  name: requiredText(200, 'Full name is required'),
 });
 export type RegisterRequest = z.infer<typeof ZRegisterRequestSchema>;
 
 export const ZLoginRequestSchema = z.strictObject({
   email,
-  password: z.string().min(1, { error: 'Password is required' }).max(PASSWORD_MAX_LENGTH),
+  password: z
+    .string()
+    .min(1, { error: 'Password is required' })
+    .max(PASSWORD_MAX_LENGTH)
+    .regex(NO_NUL_PATTERN, NUL_REFUSED),
 });
 export type LoginRequest = z.infer<typeof ZLoginRequestSchema>;
 
 export const ZRefreshRequestSchema = z.strictObject({
-  refresh_token: z.string().min(1).max(512),
+  refresh_token: token(512),
 });
 
 export const ZLogoutRequestSchema = z
-  .strictObject({ refresh_token: z.string().min(1).max(512).optional() })
+  .strictObject({ refresh_token: token(512).optional() })
   .optional();
 
 export const ZForgotPasswordRequestSchema = z.strictObject({ email });
 
 export const ZResetPasswordRequestSchema = z.strictObject({
   email,
-  reset_token: z.string().min(1).max(512),
+  reset_token: token(512),
   new_password: password,
 });
 
@@ -98,6 +114,6 @@ export const ZProfileUpdateRequestSchema = z.strictObject({
     .max(100, { error: 'Age must be between 18 and 100' })
     .nullable()
     .optional(),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: requiredText(200, 'Full name is required').optional(),
 });
 export type ProfileUpdateRequest = z.infer<typeof ZProfileUpdateRequestSchema>;

@@ -23,12 +23,20 @@ export interface DevConvenience {
   allowedBy?: string;
 }
 
-/** The sign-in and reset-request limits production runs with (README: configuration). */
+/**
+ * The limits production runs with on the anonymous auth calls (README: configuration). Raising
+ * any of them is a development convenience. LOGIN_MAX_PER_ACCOUNT is the soft limit: failures
+ * from devices without a device cookie, across all addresses, after which such devices wait a
+ * growing time; a known device with the right password is never refused by it.
+ */
 export const PRODUCTION_RATE_LIMITS = {
   LOGIN_MAX_PER_ACCOUNT: 10,
+  LOGIN_MAX_PER_ACCOUNT_ADDRESS: 10,
   LOGIN_MAX_PER_IP: 50,
-  FORGOT_MAX_PER_ACCOUNT: 5,
+  FORGOT_MAX_PER_ACCOUNT_ADDRESS: 5,
   FORGOT_MAX_PER_IP: 20,
+  RESET_MAX_PER_IP: 20,
+  REGISTER_MAX_PER_IP: 20,
 } as const;
 
 export const ALLOW_TEST_PAYMENTS_SETTING = 'ALLOW_TEST_PAYMENTS_IN_PRODUCTION';
@@ -50,6 +58,12 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     allowedBy: ALLOW_TEST_PAYMENTS_SETTING,
   },
   {
+    setting: 'DEBUG_PROMPTS=true',
+    why: "shows every user the debug prompt panel and takes anyone's custom prompt (a premium annual feature); unset it and set is_debug on the accounts that need it",
+    apps: ['api'],
+    isOn: (s) => isTrue(s.DEBUG_PROMPTS),
+  },
+  {
     setting: 'STRIPE_API_BASE',
     why: 'points the Stripe SDK at another server (a test stand-in); unset it',
     apps: ['api'],
@@ -57,7 +71,7 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
   },
   ...Object.entries(PRODUCTION_RATE_LIMITS).map(([name, limit]): DevConvenience => ({
     setting: `${name} above ${limit}`,
-    why: `raises a sign-in or reset-request limit above production's ${limit}; unset it`,
+    why: `raises a sign-in, sign-up or password-reset limit above production's ${limit}; unset it`,
     apps: ['api'],
     isOn: (s) => s[name] !== undefined && Number(s[name]) > limit,
   })),

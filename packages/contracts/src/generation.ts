@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES } from './training.js';
+import { MESSAGES } from './messages.js';
+import { STYLE_IDS } from './templates.js';
+import { requiredText, text, trimmedText } from './text.js';
+import {
+  TASK_PRIORITIES,
+  TASK_STATUSES,
+  TASK_TYPES,
+  ZStartTrainingRequestSchema,
+} from './training.js';
 
 /**
  * Generation (spec 7.5): every Generate call queues one generation task (a `generation`, or a
@@ -24,6 +32,8 @@ export const GENERATION_IMAGES_MAX = 4;
 export const GENERATION_SIZE_DEFAULT = 1024;
 export const GENERATION_SIZE_MIN = 256;
 export const GENERATION_SIZE_MAX = 2048;
+/** Sides are multiples of this (the flux engine needs multiples of 16). */
+export const GENERATION_SIZE_STEP = 64;
 /** The spec's diffusion defaults (the studio engine records but does not need them). */
 export const GENERATION_STEPS_DEFAULT = 20;
 export const GENERATION_GUIDANCE_DEFAULT = 2.5;
@@ -38,28 +48,54 @@ export const ZIdempotencyKeySchema = z
 const templateId = z.string().regex(/^prof_[1-9][0-9]*$/, 'Unknown template');
 const modelId = z.string().uuid('Selected model not found');
 /** The custom prompt: used only for premium annual plans and debug users (spec: prompt building). */
-const prompt = z.string().trim().max(1000).optional();
-const numImages = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(GENERATION_IMAGES_MAX)
-  .default(GENERATION_IMAGES_DEFAULT);
-const side = z.coerce
+const prompt = trimmedText(1000).optional();
+
+/**
+ * Numbers of JSON bodies are JSON numbers; a multipart form's fields (GenerateImageForm) are
+ * text, so its numbers are read from their digits.
+ */
+function integer(min: number, max: number, form = false) {
+  return form ? z.coerce.number().int().min(min).max(max) : z.number().int().min(min).max(max);
+}
+const numImages = (form = false) =>
+  integer(1, GENERATION_IMAGES_MAX, form).default(GENERATION_IMAGES_DEFAULT);
+const side = z
   .number()
   .int()
   .min(GENERATION_SIZE_MIN)
   .max(GENERATION_SIZE_MAX)
+  .multipleOf(GENERATION_SIZE_STEP)
   .default(GENERATION_SIZE_DEFAULT);
-const seed = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(2 ** 31 - 1)
-  .optional();
-const variant = z.coerce.number().int().min(0).max(9).optional();
+const seed = (form = false) => integer(0, 2 ** 31 - 1, form).optional();
+const variant = (form = false) => integer(0, 9, form).optional();
+
+/** Every side the API renders: GENERATION_SIZE_MIN to _MAX in steps of GENERATION_SIZE_STEP. */
+export const GENERATION_SIZES: readonly number[] = Array.from(
+  { length: (GENERATION_SIZE_MAX - GENERATION_SIZE_MIN) / GENERATION_SIZE_STEP + 1 },
+  (_, i) => GENERATION_SIZE_MIN + i * GENERATION_SIZE_STEP,
+);
+
+/**
+ * Headshots are square: width and height, when both are sent, are equal (one left out is the
+ * default, 1024). zod checks it in the route (MESSAGES.squareImagesOnly); JSON Schema has no
+ * "equals another property", so the document spells the square sizes out.
+ */
+const SQUARE_SIZES_JSON_SCHEMA = {
+  anyOf: [
+    { not: { anyOf: [{ required: ['width'] }, { required: ['height'] }] } },
+    ...GENERATION_SIZES.map((size) => ({
+      properties: { width: { const: size }, height: { const: size } },
+      required: ['width', 'height'],
+    })),
+    ...(['width', 'height'] as const).map((sent) => ({
+      properties: { [sent]: { const: GENERATION_SIZE_DEFAULT } },
+      required: [sent],
+      not: { required: [sent === 'width' ? 'height' : 'width'] },
+    })),
+  ],
+};
 /** A style card id (GET /api/v1/generation/styles); picks the style's template for the user. */
-const style = z.string().trim().max(40).optional();
+const style = z.enum(STYLE_IDS, { error: MESSAGES.styleNotFound }).optional();
 
 /**
  * POST /api/v1/generation/generate-trained. `trigger_word` is accepted as the spec's client sends
@@ -69,12 +105,12 @@ const style = z.string().trim().max(40).optional();
 export const ZGenerateTrainedRequestSchema = z.strictObject({
   model_id: modelId,
   prompt,
-  num_images: numImages,
-  trigger_word: z.string().max(40).optional(),
+  num_images: numImages(),
+  trigger_word: text(40).optional(),
   style,
   template_id: templateId.optional(),
-  variant,
-  seed,
+  variant: variant(),
+  seed: seed(),
   idempotency_key: ZIdempotencyKeySchema.optional(),
 });
 export type GenerateTrainedRequest = z.infer<typeof ZGenerateTrainedRequestSchema>;
@@ -91,39 +127,43 @@ export type GenerateTrainedRequest = z.infer<typeof ZGenerateTrainedRequestSchem
  * generation whatever else it sends. The payment must be the caller's succeeded generation order
  * (404 otherwise, 402 while unpaid). Should the generation fail for good, the order is refunded.
  */
-export const ZInferenceGenerateRequestSchema = z.strictObject({
-  prompt,
-  style,
-  num_images: numImages,
-  model_id: modelId.optional(),
-  template_id: templateId.optional(),
-  variant,
-  width: side,
-  height: side,
-  seed,
-  idempotency_key: ZIdempotencyKeySchema.optional(),
-  payment_intent: z.string().trim().min(1).max(255).optional(),
-});
+export const ZInferenceGenerateRequestSchema = z
+  .strictObject({
+    prompt,
+    style,
+    num_images: numImages(),
+    model_id: modelId.optional(),
+    template_id: templateId.optional(),
+    variant: variant(),
+    width: side,
+    height: side,
+    seed: seed(),
+    idempotency_key: ZIdempotencyKeySchema.optional(),
+    payment_intent: requiredText(255).optional(),
+  })
+  .meta(SQUARE_SIZES_JSON_SCHEMA);
 export type InferenceGenerateRequest = z.infer<typeof ZInferenceGenerateRequestSchema>;
 
 /**
  * POST /generation/flux-generate. Defaults: 1024 x 1024, steps 20, guidance_scale 2.5 (the
  * spec's), a random seed. width must equal height.
  */
-export const ZFluxGenerateRequestSchema = z.strictObject({
-  prompt,
-  model_id: modelId.optional(),
-  width: side,
-  height: side,
-  steps: z.coerce.number().int().min(1).max(150).default(GENERATION_STEPS_DEFAULT),
-  guidance_scale: z.coerce.number().min(0).max(30).default(GENERATION_GUIDANCE_DEFAULT),
-  seed,
-  num_images: numImages,
-  style,
-  template_id: templateId.optional(),
-  variant,
-  idempotency_key: ZIdempotencyKeySchema.optional(),
-});
+export const ZFluxGenerateRequestSchema = z
+  .strictObject({
+    prompt,
+    model_id: modelId.optional(),
+    width: side,
+    height: side,
+    steps: z.number().int().min(1).max(150).default(GENERATION_STEPS_DEFAULT),
+    guidance_scale: z.number().min(0).max(30).default(GENERATION_GUIDANCE_DEFAULT),
+    seed: seed(),
+    num_images: numImages(),
+    style,
+    template_id: templateId.optional(),
+    variant: variant(),
+    idempotency_key: ZIdempotencyKeySchema.optional(),
+  })
+  .meta(SQUARE_SIZES_JSON_SCHEMA);
 export type FluxGenerateRequest = z.infer<typeof ZFluxGenerateRequestSchema>;
 
 /**
@@ -134,12 +174,25 @@ export const ZGenerateImageFormSchema = z.strictObject({
   prompt,
   template_used: templateId.optional(),
   model_id: modelId.optional(),
-  variant,
-  num_images: numImages,
-  seed,
+  variant: variant(true),
+  num_images: numImages(true),
+  seed: seed(true),
   idempotency_key: ZIdempotencyKeySchema.optional(),
 });
 export type GenerateImageForm = z.infer<typeof ZGenerateImageFormSchema>;
+/**
+ * The same fields sent as JSON to /models/generate-image: JSON numbers, not text, so `"4"` or
+ * `null` for a number is refused as in every other JSON body.
+ */
+export const ZGenerateImageRequestSchema = z.strictObject({
+  prompt,
+  template_used: templateId.optional(),
+  model_id: modelId.optional(),
+  variant: variant(),
+  num_images: numImages(),
+  seed: seed(),
+  idempotency_key: ZIdempotencyKeySchema.optional(),
+});
 
 /**
  * The `params` of POST /api/v1/queue/submit for task_type generation or batch_generation, and
@@ -150,19 +203,40 @@ export const ZQueueGenerationParamsSchema = z.strictObject({
   model_id: modelId.optional(),
   template_id: templateId.optional(),
   template_ids: z.array(templateId).min(1).max(BATCH_TEMPLATES_MAX).optional(),
-  variant,
+  variant: variant(),
   style,
   prompt,
-  num_images: numImages,
-  seed,
+  num_images: numImages(),
+  seed: seed(),
   idempotency_key: ZIdempotencyKeySchema.optional(),
 });
 export type QueueGenerationParams = z.infer<typeof ZQueueGenerationParamsSchema>;
 
+/**
+ * POST /api/v1/queue/submit: a training (the fields of POST /api/v1/training/start in `params`)
+ * or a generation or batch_generation (`params` as above).
+ */
+export const ZQueueSubmitRequestSchema = z.discriminatedUnion('task_type', [
+  z.strictObject({
+    task_type: z.literal('training'),
+    /** A request at most, as in ZStartTrainingRequestSchema. */
+    priority: z.enum(TASK_PRIORITIES).optional(),
+    /** The same fields as POST /api/v1/training/start; the priority is the one above. */
+    params: ZStartTrainingRequestSchema.omit({ priority: true }),
+  }),
+  z.strictObject({
+    task_type: z.enum(['generation', 'batch_generation']),
+    priority: z.enum(TASK_PRIORITIES).optional(),
+    params: ZQueueGenerationParamsSchema.default({ num_images: GENERATION_IMAGES_DEFAULT }),
+  }),
+]);
+export type QueueSubmitRequest = z.infer<typeof ZQueueSubmitRequestSchema>;
+
 /** POST /api/v1/queue/generation/start-queued: the params above plus type and priority. */
 export const ZStartQueuedGenerationRequestSchema = ZQueueGenerationParamsSchema.extend({
   task_type: z.enum(['generation', 'batch_generation']).default('generation'),
-  priority: z.enum(TASK_PRIORITIES).default('normal'),
+  /** A request at most: the server queues at the plan's priority, or this one when it is lower. */
+  priority: z.enum(TASK_PRIORITIES).optional(),
 });
 
 /** One generated headshot. `url` and `thumbnail_url` carry a short-lived token for this image. */

@@ -11,5 +11,7 @@ export const ZHealthResponseSchema = z.object({
    * payments), named so nobody mistakes it for a live shop. Absent when there is none.
    */
   warnings: z.array(z.string()).optional(),
+  /** The server's debug setting (DEBUG_PROMPTS) is on: the web app shows everyone the debug prompt panel. */
+  debug: z.literal(true).optional(),
 });
 export type HealthResponse = z.infer<typeof ZHealthResponseSchema>;

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './text.js';
 export * from './messages.js';
 export * from './auth.js';
 export * from './health.js';

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   insufficient_credits: 402,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   gone: 410,
   payment_not_found: 404,
   email_taken: 409,
@@ -18,6 +19,7 @@ export const ERROR_STATUS = {
   payment_incomplete: 409,
   invalid_signature: 400,
   payload_too_large: 413,
+  upgrade_required: 426,
   unsupported_media_type: 415,
   validation_error: 422,
   invalid_reset_token: 400,
@@ -53,8 +55,11 @@ export const MESSAGES = {
   loggedOut: 'Signed out',
   internal: 'Something went wrong on our side. Please try again.',
   notFound: 'Not found',
+  methodNotAllowed: 'This address does not take {method} requests; it takes {allowed}.',
   malformedJson: 'The request body is not valid JSON',
   payloadTooLarge: 'The request body is too large',
+  wsUpgradeRequired:
+    'This address is the realtime channel: open it as a WebSocket (Upgrade: websocket).',
   // Payments (spec error catalogue)
   paymentIntentFailed: 'Failed to create payment intent',
   confirmFailed: 'Failed to confirm payment',

@@ -1,18 +1,28 @@
 import { z } from 'zod';
+import { ZPlanTypeSchema } from './auth.js';
+import { MESSAGES } from './messages.js';
+import {
+  NO_NUL_PATTERN,
+  NOT_BLANK_PATTERN,
+  NUL_REFUSED,
+  requiredText,
+  text,
+  token,
+} from './text.js';
 
-const intentId = z.string().trim().min(1).max(255);
+const intentId = requiredText(255);
 
 export const ZCreateCreditPaymentRequestSchema = z.strictObject({
-  credit_pack_id: z.string().min(1).max(64),
+  credit_pack_id: token(64),
 });
 export const ZCreateCreditPackageRequestSchema = z.strictObject({
-  package_id: z.string().min(1).max(64),
+  package_id: token(64),
 });
 
 export const ZCreateTrainingPaymentRequestSchema = z
   .strictObject({
     plan_price: z.number().optional(),
-    plan_name: z.string().max(64).optional(),
+    plan_name: text(64).optional(),
     plan_credits: z.number().int().optional(),
   })
   .optional();
@@ -22,15 +32,20 @@ export const ZCreateTrainingPurchaseRequestSchema = z.strictObject({
 });
 
 export const ZCreateUpgradeRequestSchema = z.strictObject({
-  plan_id: z.string().max(64).nullish(),
-  current_plan: z.string().max(64).nullish(),
+  /** Required: without it the answer is the spec's 'No target plan selected'. */
+  plan_id: z
+    .string({ error: MESSAGES.noTargetPlan })
+    .min(1, MESSAGES.noTargetPlan)
+    .max(64)
+    .regex(NO_NUL_PATTERN, NUL_REFUSED),
+  current_plan: text(64).nullish(),
   upgrade_immediately: z.boolean().optional(),
 });
 
 export const ZCreateGenerationPaymentRequestSchema = z
   .strictObject({
-    style: z.string().max(64).optional(),
-    prompt: z.string().max(2000).optional(),
+    style: text(64).optional(),
+    prompt: text(2000).optional(),
   })
   .optional();
 
@@ -46,7 +61,7 @@ export const ZConfirmRequestSchema = z.strictObject({ payment_intent_id: intentI
 
 export const ZConfirmAdditionalTrainingRequestSchema = z.strictObject({
   payment_intent_id: intentId,
-  pack_id: z.string().max(32),
+  pack_id: text(32),
   amount: z.number().int(),
   payment_method: z.literal('stripe').optional(),
 });
@@ -68,12 +83,14 @@ export const ZConfirmPaymentResponseSchema = z.object({
 /** The test provider's stand-in for Stripe.js: attaches a card to an intent. */
 export const ZTestCardConfirmRequestSchema = z.strictObject({
   payment_intent_id: intentId,
-  client_secret: z.string().min(1).max(255),
+  client_secret: token(255),
+  /** Complete as the card form requires (spec 5); the number's check digit is the card's. */
   card: z.strictObject({
-    number: z.string().max(32),
-    expiry: z.string().max(8),
-    cvc: z.string().max(8),
-    name: z.string().max(200),
+    /** 16 to 19 digits, grouped by single spaces as the form shows them ("4242 4242 ..."). */
+    number: z.string().regex(/^(?:[0-9] ?){15,18}[0-9]$/, MESSAGES.cardIncomplete),
+    expiry: z.string().regex(/^(?:0[1-9]|1[0-2])\/[0-9]{2}$/, MESSAGES.cardIncomplete),
+    cvc: z.string().regex(/^[0-9]{3,4}$/, MESSAGES.cardIncomplete),
+    name: z.string().max(200).regex(NOT_BLANK_PATTERN, MESSAGES.cardIncomplete),
   }),
 });
 
@@ -160,3 +177,26 @@ export const ZCancelSubscriptionResponseSchema = z.object({
   access_until: z.string(),
   credits_retained: z.number().int(),
 });
+
+/** POST /api/v1/payments/confirm-plan-subscription. */
+export const ZConfirmPlanSubscriptionResponseSchema = z.object({
+  message: z.string(),
+  plan_type: ZPlanTypeSchema,
+  training_limit: z.number().int(),
+  credits_awarded: z.number().int(),
+});
+
+/** POST /api/v1/payments/confirm-additional-training. */
+export const ZConfirmAdditionalTrainingResponseSchema = z.object({
+  message: z.string(),
+  training_limit: z.number().int(),
+});
+
+/** POST /api/v1/payments/reactivate-subscription. */
+export const ZReactivateSubscriptionResponseSchema = z.object({
+  message: z.string(),
+  subscription: ZSubscriptionResponseSchema,
+});
+
+/** POST /api/v1/payments/webhook, once the event is verified and handled. */
+export const ZWebhookReceivedResponseSchema = z.object({ received: z.literal(true) });

@@ -52,9 +52,13 @@ export const ZTemplateSchema = z.strictObject({
 });
 export type Template = z.infer<typeof ZTemplateSchema>;
 
+/** The style cards' ids (the template data's `styles`, which its schema holds to this list). */
+export const STYLE_IDS = ['professional', 'executive', 'creative'] as const;
+export const ZStyleIdSchema = z.enum(STYLE_IDS);
+
 /** A style card (legacy style page, /generate-trained): GET /api/v1/generation/styles. */
 export const ZStyleSchema = z.strictObject({
-  id: text.max(40),
+  id: ZStyleIdSchema,
   name: text.max(60),
   description: text.max(240),
   use_cases: z.array(text.max(60)).min(1),
@@ -65,7 +69,7 @@ export type Style = z.infer<typeof ZStyleSchema>;
 export const ZQuickPromptCategorySchema = z.strictObject({
   id: z.string().regex(/^[a-z][a-z0-9_]*$/),
   name: text.max(40),
-  style_id: text.max(40),
+  style_id: ZStyleIdSchema,
   prompts: z.tuple([text.max(500), text.max(500), text.max(500), text.max(500)]),
 });
 export type QuickPromptCategory = z.infer<typeof ZQuickPromptCategorySchema>;
@@ -87,6 +91,7 @@ export type TemplatesResponse = z.infer<typeof ZTemplatesResponseSchema>;
  * the public-domain portrait the previews are made from), so the demo shows what we really make.
  */
 export const ZDemoStyleSchema = ZStyleSchema.extend({
+  id: text.max(40),
   sample_templates: z.array(z.string().regex(/^prof_[1-9][0-9]*$/)).length(3),
 }).strict();
 export type DemoStyle = z.infer<typeof ZDemoStyleSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText, text } from './text.js';
 import { ZUserModelSchema } from './upload.js';
 
 /**
@@ -32,16 +33,16 @@ export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 export const DEFAULT_TRIGGER_WORD = 'person';
 
 export const ZStartTrainingRequestSchema = z.strictObject({
-  model_name: z.string().trim().min(1, 'Model name is required').max(80),
+  model_name: requiredText(80, 'Model name is required'),
   trigger_word: z
     .string()
-    .trim()
-    .regex(/^[a-z][a-z0-9_-]{1,31}$/i, 'Trigger word: 2-32 letters, digits, - or _')
+    .regex(/^[A-Za-z][A-Za-z0-9_-]{1,31}$/, 'Trigger word: 2-32 letters, digits, - or _')
     .default(DEFAULT_TRIGGER_WORD),
   /** Sent by the spec's client; the server uses the signed-in user and checks it matches. */
-  user_id: z.string().optional(),
+  user_id: text(255).optional(),
   session_id: z.string().uuid('Upload session not found'),
-  priority: z.enum(TASK_PRIORITIES).default('normal'),
+  /** A request at most: the server queues at the plan's priority, or this one when it is lower. */
+  priority: z.enum(TASK_PRIORITIES).optional(),
 });
 export type StartTrainingRequest = z.infer<typeof ZStartTrainingRequestSchema>;
 
@@ -93,20 +94,7 @@ export const ZModelsStatusSchema = z.object({
 });
 export type ModelsStatus = z.infer<typeof ZModelsStatusSchema>;
 
-export const ZQueueSubmitRequestSchema = z.discriminatedUnion('task_type', [
-  z.strictObject({
-    task_type: z.literal('training'),
-    priority: z.enum(TASK_PRIORITIES).default('normal'),
-    /** The same fields as POST /api/v1/training/start; the priority is the one above. */
-    params: ZStartTrainingRequestSchema.omit({ priority: true }),
-  }),
-  z.strictObject({
-    task_type: z.enum(['generation', 'batch_generation']),
-    priority: z.enum(TASK_PRIORITIES).default('normal'),
-    params: z.record(z.string(), z.unknown()).default({}),
-  }),
-]);
-export type QueueSubmitRequest = z.infer<typeof ZQueueSubmitRequestSchema>;
+// POST /api/v1/queue/submit's body (ZQueueSubmitRequestSchema) is in generation.ts, beside its params.
 
 export const ZQueueTaskSchema = z.object({
   id: z.string().uuid(),

@@ -91,3 +91,11 @@ export const ZUserModelSchema = z.object({
   created_at: z.string(),
 });
 export const ZUserModelsResponseSchema = z.object({ models: z.array(ZUserModelSchema) });
+
+/**
+ * POST /api/v1/upload/file/{session}: a multipart form whose field `file` is the photo (JPEG,
+ * PNG or WebP, at most MAX_PHOTO_BYTES); checked by its bytes, not its declared type.
+ */
+export const ZUploadPhotoFormSchema = z.object({
+  file: z.file().max(MAX_PHOTO_BYTES).describe('The photo: JPEG, PNG or WebP, up to 50 MB'),
+});

@@ -158,6 +158,8 @@ export interface PhotosTable {
   analysis: ColumnType<unknown, string | null | undefined, string | null> | null;
   checks: ColumnType<unknown, string | null | undefined, string | null> | null;
   usable: boolean | null;
+  /** The stored original has been re-encoded upright without metadata (no EXIF/GPS). */
+  original_clean: ColumnType<boolean, boolean | undefined>;
   created_at: Timestamp;
 }
 

@@ -4,6 +4,9 @@ import {
   COMING_SOON_CREDIT_PACKS,
   findTrainingPack,
   planTrainingLimit,
+  PLANS,
+  PLAN_QUEUE_PRIORITY,
+  queuePriority,
   pricePerCredit,
   tierRank,
   TRAINING_PACKS,
@@ -46,5 +49,24 @@ describe('pricing catalogue', () => {
     expect(TRAINING_PACKS.map((p) => p.id)).toEqual(['training_1', 'training_3', 'training_5']);
     expect(findTrainingPack(3)?.price_cents).toBe(4500);
     expect(findTrainingPack(2)).toBeUndefined();
+  });
+
+  it('queues each plan at the priority its card sells, never higher', () => {
+    expect(queuePriority('starter', 'training', 'urgent')).toBe('normal');
+    expect(queuePriority('free', 'generation', 'high')).toBe('normal');
+    expect(queuePriority('professional', 'training', 'urgent')).toBe('high');
+    expect(queuePriority('professional', 'generation', 'urgent')).toBe('normal');
+    expect(queuePriority('premium', 'training', 'urgent')).toBe('urgent');
+    // A lower request is honoured; none asked for gets the plan's best.
+    expect(queuePriority('premium', 'generation', 'normal')).toBe('normal');
+    expect(queuePriority('professional', 'training', undefined)).toBe('high');
+    expect(queuePriority('starter', 'training', undefined)).toBe('normal');
+  });
+
+  it('sells a better queue only where the plan card says so', () => {
+    for (const plan of PLANS) {
+      const better = PLAN_QUEUE_PRIORITY[plan.id].training !== 'normal';
+      expect(plan.features.some((f) => /queue/i.test(f))).toBe(better);
+    }
   });
 });

@@ -79,6 +79,39 @@ export const PLANS: readonly Plan[] = [
   },
 ];
 
+/** Queue priorities, best first (the task queue's `urgent`, `high`, `normal`). */
+export const QUEUE_PRIORITIES = ['urgent', 'high', 'normal'] as const;
+export type QueuePriority = (typeof QUEUE_PRIORITIES)[number];
+export type QueuedWork = 'training' | 'generation';
+
+/**
+ * The best queue priority each plan buys, per kind of work: what the plan cards sell
+ * (Professional's 'Priority training queue', Premium's 'Fastest queue'). The server queues at
+ * this priority unless the client asks for a lower one; a higher request is lowered to it.
+ */
+export const PLAN_QUEUE_PRIORITY: Record<PlanType, Record<QueuedWork, QueuePriority>> = {
+  free: { training: 'normal', generation: 'normal' },
+  starter: { training: 'normal', generation: 'normal' },
+  professional: { training: 'high', generation: 'normal' },
+  premium: { training: 'urgent', generation: 'urgent' },
+};
+
+/**
+ * The priority a task is queued at: the plan's best for this work, or the client's request when
+ * that is lower (a request above the plan is lowered, not refused).
+ */
+export function queuePriority(
+  plan: PlanType,
+  work: QueuedWork,
+  requested?: QueuePriority,
+): QueuePriority {
+  const allowed = PLAN_QUEUE_PRIORITY[plan][work];
+  if (!requested) return allowed;
+  return QUEUE_PRIORITIES.indexOf(requested) > QUEUE_PRIORITIES.indexOf(allowed)
+    ? requested
+    : allowed;
+}
+
 export function findPlan(id: string): Plan | undefined {
   return PLANS.find((plan) => plan.id === id);
 }

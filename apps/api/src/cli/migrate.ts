@@ -3,6 +3,8 @@ import { createStorage } from '@studioshot/storage';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { ZEnvSchema } from '../env.js';
+import { cleanStoredOriginals } from '../services/original-cleanup.js';
+import { PhotoProcessingService } from '../services/photo-processing.js';
 import { migrateStorageLayout } from '../services/storage-layout.js';
 
 const url = process.env.DATABASE_URL;
@@ -39,12 +41,9 @@ try {
       ? `migrations applied: ${applied.map((r) => r.migrationName).join(', ')}`
       : 'database schema is up to date',
   );
+  const logger = pino({ level: storageEnv.data.LOG_LEVEL, base: { service: 'migrate' } });
   // Then the objects: everything of a person under users/{id}/ (services/storage-layout.ts).
-  const layout = await migrateStorageLayout(
-    db,
-    storage,
-    pino({ level: storageEnv.data.LOG_LEVEL, base: { service: 'migrate' } }),
-  );
+  const layout = await migrateStorageLayout(db, storage, logger);
   console.log(
     !layout.ran
       ? 'storage layout: another process is moving objects'
@@ -53,6 +52,17 @@ try {
         : `storage layout: ${layout.moved} objects moved under users/{id}/, ${layout.rows} rows ` +
           `updated${layout.left ? `, ${layout.left} left for the next run` : ''}` +
           `${layout.failed ? `, ${layout.failed} failed (see the log; the next run retries)` : ''}`,
+  );
+  // And originals stored before uploads were kept without metadata (services/original-cleanup.ts).
+  const originals = await cleanStoredOriginals(db, storage, new PhotoProcessingService(), logger);
+  console.log(
+    !originals.ran
+      ? 'stored originals: another process is cleaning them'
+      : originals.cleaned + originals.missing + originals.failed === 0
+        ? 'stored originals are clean'
+        : `stored originals: ${originals.cleaned} rewritten without metadata` +
+          `${originals.missing ? `, ${originals.missing} missing` : ''}` +
+          `${originals.failed ? `, ${originals.failed} failed (see the log; the next run retries)` : ''}`,
   );
 } finally {
   await Promise.allSettled([db.destroy(), storage.close()]);

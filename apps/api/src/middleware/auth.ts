@@ -16,12 +16,17 @@ declare global {
   }
 }
 
+/** The token of an `Authorization: Bearer ...` header, if that is what it holds. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = header ? /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header) : null;
+  return match?.[1] ?? null;
+}
+
 /** Requires a valid bearer access token whose session has not been revoked. */
 export function requireAuth(config: AccessTokenConfig, revocations: SessionRevocationsRepository) {
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const header = req.headers.authorization;
-    const match = header ? /^Bearer ([A-Za-z0-9_.-]+)$/i.exec(header) : null;
-    const claims = match?.[1] ? verifyAccessToken(config, match[1]) : null;
+    const token = bearerToken(req.headers.authorization);
+    const claims = token ? verifyAccessToken(config, token) : null;
     if (!claims) throw unauthorized();
     if (await revocations.isRevoked(claims.sessionId)) throw unauthorized();
     req.auth = claims;

@@ -10,6 +10,7 @@ import {
   type TaskType,
 } from '@studioshot/db';
 import { sql, type Selectable } from 'kysely';
+import type { PlanType } from '@studioshot/pricing';
 import { randomUUID } from 'node:crypto';
 
 export type GeneratedImageRow = Selectable<Database['generated_images']>;
@@ -29,7 +30,7 @@ export interface GenerationModel {
 
 /** What decides the prompt and the default template: the plan, the debug flag, the gender. */
 export interface GenerationUser {
-  plan_type: string;
+  plan_type: PlanType;
   subscription_interval: string | null;
   is_debug: boolean;
   gender: string | null;

@@ -26,14 +26,17 @@ export class TokensRepository {
   /**
    * Rotates a refresh token atomically: marks the presented one used (only if unused) and adds
    * its successor in the same family. The conditional update makes two concurrent uses of one
-   * token impossible to both succeed.
+   * token impossible to both succeed. `beforeCommit` runs once the token is claimed, before the
+   * rotation commits: a concurrent use of the same token waits on the row until then, so
+   * whatever it records (the grace answer) is there when that use finds the token used.
    */
   async rotate(
     presentedHash: string,
     nextHash: string,
+    beforeCommit: (claimed: { familyId: string; userId: string }) => Promise<void> = async () => {},
   ): Promise<
     | { outcome: 'rotated'; familyId: string; userId: string }
-    | { outcome: 'reused'; familyId: string; userId: string }
+    | { outcome: 'reused'; familyId: string; userId: string; live: boolean }
     | { outcome: 'invalid' }
   > {
     return this.db.transaction().execute(async (trx) => {
@@ -53,18 +56,40 @@ export class TokensRepository {
           .insertInto('refresh_tokens')
           .values({ token_hash: nextHash, family_id: claimed.family_id })
           .execute();
+        await beforeCommit({ familyId: claimed.family_id, userId: claimed.user_id });
         return { outcome: 'rotated', familyId: claimed.family_id, userId: claimed.user_id };
       }
       const known = await trx
         .selectFrom('refresh_tokens as t')
         .innerJoin('refresh_token_families as f', 'f.id', 't.family_id')
-        .select(['t.family_id', 't.used_at', 'f.user_id'])
+        .select([
+          't.family_id',
+          't.used_at',
+          'f.user_id',
+          sql<boolean>`f.revoked_at is null and f.expires_at > now()`.as('live'),
+        ])
         .where('t.token_hash', '=', presentedHash)
         .executeTakeFirst();
       if (known?.used_at)
-        return { outcome: 'reused', familyId: known.family_id, userId: known.user_id };
+        return {
+          outcome: 'reused',
+          familyId: known.family_id,
+          userId: known.user_id,
+          live: known.live,
+        };
       return { outcome: 'invalid' };
     });
+  }
+
+  /** The sign-in a refresh token (current or already rotated) belongs to. */
+  async familyOf(tokenHash: string): Promise<{ familyId: string; userId: string } | undefined> {
+    const row = await this.db
+      .selectFrom('refresh_tokens as t')
+      .innerJoin('refresh_token_families as f', 'f.id', 't.family_id')
+      .select(['t.family_id', 'f.user_id'])
+      .where('t.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row && { familyId: row.family_id, userId: row.user_id };
   }
 
   async revokeFamily(familyId: string, reason: string): Promise<void> {
@@ -97,6 +122,23 @@ export class TokensRepository {
       .insertInto('password_reset_tokens')
       .values({ token_hash: input.tokenHash, user_id: input.userId, expires_at: input.expiresAt })
       .execute();
+  }
+
+  /**
+   * Whether a reset token is live for this e-mail (unused, unexpired): checked before any
+   * password hashing, so a made-up token costs a single indexed read.
+   */
+  async isResetTokenLive(input: { tokenHash: string; email: string }): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('password_reset_tokens as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .select('r.user_id')
+      .where('r.token_hash', '=', input.tokenHash)
+      .where('u.email', '=', input.email)
+      .where('r.used_at', 'is', null)
+      .where('r.expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**

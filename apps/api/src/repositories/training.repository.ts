@@ -29,6 +29,7 @@ export type CreateTrainingOutcome =
         | 'session_not_found'
         | 'session_not_ready'
         | 'session_already_trained'
+        | 'too_few_photos'
         | 'no_plan'
         | 'limit_reached';
     };
@@ -39,7 +40,7 @@ export class TrainingRepository {
 
   /**
    * Creates a training in one transaction: the session is locked (two starts from one session
-   * cannot both pass), the training slot is taken by a conditional update (concurrent starts
+   * cannot both pass) and its usable photos counted, the training slot is taken by a conditional update (concurrent starts
    * never exceed the limit), then the model, its task and the session's link to them are written.
    */
   async create(input: {
@@ -50,6 +51,8 @@ export class TrainingRepository {
     modelType: EngineKindName;
     priority: TaskPriority;
     message: string;
+    /** Usable photos the session must hold. */
+    minPhotos: number;
   }): Promise<CreateTrainingOutcome> {
     return this.db.transaction().execute(async (trx) => {
       const session = await trx
@@ -62,6 +65,15 @@ export class TrainingRepository {
       if (!session) return { created: false, reason: 'session_not_found' };
       if (session.status !== 'completed') return { created: false, reason: 'session_not_ready' };
       if (session.training_id) return { created: false, reason: 'session_already_trained' };
+      // Counted again under the lock: the photos a model would learn from, never fewer than the
+      // minimum, whatever happened to the set since it was completed.
+      const { usable } = await trx
+        .selectFrom('photos')
+        .select((eb) => eb.fn.countAll<string>().as('usable'))
+        .where('session_id', '=', input.sessionId)
+        .where('usable', '=', true)
+        .executeTakeFirstOrThrow();
+      if (Number(usable) < input.minPhotos) return { created: false, reason: 'too_few_photos' };
 
       const reserved = await trx
         .updateTable('users')

@@ -80,31 +80,68 @@ export class UploadsRepository {
     });
   }
 
-  /** Removes a photo from a session that is still open; returns it so its files can be deleted. */
-  deletePhoto(photoId: string, userId: string): Promise<Photo | undefined> {
-    return this.db
-      .deleteFrom('photos')
-      .where('id', '=', photoId)
-      .where('user_id', '=', userId)
-      .where(
-        'session_id',
-        'in',
-        this.db.selectFrom('upload_sessions').select('id').where('status', '=', 'uploading'),
-      )
-      .returningAll()
-      .executeTakeFirst();
+  /**
+   * Removes a photo from a session that is still open, under the session's row lock (the lock
+   * completing takes), so a photo never leaves a set that is being counted for training. Returns
+   * the photo, so its files can be deleted; 'closed' once the session is complete.
+   */
+  async deletePhoto(photoId: string, userId: string): Promise<Photo | 'not_found' | 'closed'> {
+    return this.db.transaction().execute(async (trx) => {
+      const photo = await trx
+        .selectFrom('photos')
+        .select('session_id')
+        .where('id', '=', photoId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!photo) return 'not_found';
+      const session = await trx
+        .selectFrom('upload_sessions')
+        .select('status')
+        .where('id', '=', photo.session_id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      if (session.status !== 'uploading') return 'closed';
+      const deleted = await trx
+        .deleteFrom('photos')
+        .where('id', '=', photoId)
+        .returningAll()
+        .executeTakeFirst();
+      // Gone meanwhile: a second delete of the same photo waited on the lock.
+      return deleted ?? 'not_found';
+    });
   }
 
-  /** uploading -> completed, only once and only before expiry. */
-  completeSession(id: string): Promise<UploadSession | undefined> {
-    return this.db
-      .updateTable('upload_sessions')
-      .set({ status: 'completed', completed_at: sql`now()` })
-      .where('id', '=', id)
-      .where('status', '=', 'uploading')
-      .where('expires_at', '>', sql<Date>`now()`)
-      .returningAll()
-      .executeTakeFirst();
+  /**
+   * uploading -> completed, under the session's row lock, which adding and deleting photos take
+   * too: `check` sees the locked session and its photos and throws to refuse, and no photo can
+   * join or leave the set between that count and the status change.
+   */
+  async completeSession(
+    id: string,
+    check: (session: UploadSession, photos: Photo[]) => void,
+  ): Promise<{ session: UploadSession; photos: Photo[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const locked = await trx
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const photos = await trx
+        .selectFrom('photos')
+        .selectAll()
+        .where('session_id', '=', id)
+        .orderBy('created_at')
+        .execute();
+      check(locked, photos);
+      const session = await trx
+        .updateTable('upload_sessions')
+        .set({ status: 'completed', completed_at: sql`now()` })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { session, photos };
+    });
   }
 
   listModels(userId: string): Promise<Model[]> {

@@ -1,35 +1,28 @@
 import {
   IDEMPOTENCY_KEY_HEADER,
   MESSAGES,
+  ZDeleteGeneratedImageResponseSchema,
   ZFavoriteRequestSchema,
   ZFluxGenerateRequestSchema,
   ZGenerateImageFormSchema,
   ZGenerateTrainedRequestSchema,
+  ZGeneratedImageSchema,
   ZGeneratedImagesQuerySchema,
+  ZGeneratedImagesResponseSchema,
+  ZGenerationResultSchema,
   ZIdempotencyKeySchema,
   ZInferenceGenerateRequestSchema,
+  ZStylesResponseSchema,
+  ZGenerateImageRequestSchema,
 } from '@studioshot/contracts';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { authOf } from '../middleware/auth.js';
+import { reply, type DeclaringRouter, type RouteSpec } from '../http/declare.js';
+import { multipartBody } from '../middleware/multipart.js';
 import { parse } from '../middleware/validate.js';
 import type { GenerationRequest, GenerationService } from '../services/generation.service.js';
-
-/** A malformed id names no image: answered like a missing one. */
-function imageId(req: Request): string {
-  const id = z.uuid().safeParse(req.params.id);
-  if (!id.success) throw new AppError('not_found', MESSAGES.imageNotFound);
-  return id.data;
-}
-
-/** The Idempotency-Key header, else the body's `idempotency_key` (contracts: generation.ts). */
-export function idempotencyKey(req: Request, fromBody: string | undefined): string | undefined {
-  const header = req.get(IDEMPOTENCY_KEY_HEADER);
-  if (header === undefined) return fromBody;
-  return parse(ZIdempotencyKeySchema, header);
-}
 
 function squareSide(width: number, height: number): number {
   if (width !== height) throw new AppError('validation_error', MESSAGES.squareImagesOnly);
@@ -38,7 +31,7 @@ function squareSide(width: number, height: number): number {
 
 /** What every Generate call shares, from its parsed body; each route adds what differs. */
 function generationRequest(
-  req: Request,
+  headerKey: string | undefined,
   body: {
     model_id?: string | undefined;
     prompt?: string | undefined;
@@ -55,112 +48,222 @@ function generationRequest(
     variant: body.variant,
     numImages: body.num_images,
     seed: body.seed,
-    priority: 'normal',
-    idempotencyKey: idempotencyKey(req, body.idempotency_key),
+    // The Idempotency-Key header, else the body's `idempotency_key` (contracts: generation.ts).
+    idempotencyKey: headerKey ?? body.idempotency_key,
     ...differs,
   };
 }
 
+/** A malformed id names no image: answered like a missing one. */
+const imageParams = z.object({ id: z.uuid() });
+const notFoundImage = { params: MESSAGES.imageNotFound };
+
+/** What the Generate calls declare alike. */
+const GENERATE = {
+  method: 'post',
+  tag: 'generation',
+  auth: 'required',
+  description:
+    'Reserves the credits and waits for the images (200), or answers 202 with the generation id and status when the wait runs out (follow it on /ws or GET /api/v1/queue/status/{id}); 502 when it failed (the credits come back). Needs an Idempotency-Key header (or the idempotency_key field): a repeat answers the first generation and reserves nothing more.',
+  headers: z.object({
+    [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKeySchema.optional().describe(
+      'A fresh key per generation (or the idempotency_key field)',
+    ),
+  }),
+  responses: {
+    200: { schema: ZGenerationResultSchema, description: 'Completed, with the images' },
+    202: {
+      schema: ZGenerationResultSchema,
+      description: 'Still queued or running when the wait ran out (`images` empty)',
+    },
+  },
+  errors: [402, 403, 404, 409, 502, 503],
+} as const satisfies Omit<RouteSpec, 'path' | 'summary'>;
+
 /** Spec 7.5, with the unprefixed /models/*, /inference/*, /generation/* and /images/* paths. */
-export function generationRoutes(deps: {
-  generation: GenerationService;
-  requireAuth: RequestHandler;
-  sendStored: (key: string, res: Response) => Promise<void>;
-}): Router {
-  const { generation, requireAuth } = deps;
-  const router = Router();
+export function generationRoutes(
+  api: DeclaringRouter,
+  deps: {
+    generation: GenerationService;
+    /** Streams a stored object to the response. */
+    sendStored: (key: string, res: Response) => Promise<void>;
+  },
+): void {
+  const { generation } = deps;
   // Form fields only (no file): the spec's /models/generate-image posts a multipart form.
-  const formFields = multer({ limits: { files: 0, fields: 10, fieldSize: 4096 } }).none();
-
-  const answer = async (req: Request, res: Response, request: GenerationRequest) => {
-    const { status, body } = await generation.generate(authOf(req).userId, request);
-    res.status(status).json(body);
+  const formFields = multipartBody(
+    multer({ limits: { files: 0, fields: 10, fieldSize: 4096 } }).none(),
+  );
+  // The form schema reads numbers from text (multipart); a JSON body keeps JSON's types, so
+  // `"4"` or `null` for a number is refused there as in every other JSON body.
+  const strictJson: RequestHandler = (req, _res, next) => {
+    if (req.is('application/json')) parse(ZGenerateImageRequestSchema, req.body ?? {});
+    next();
+  };
+  const generate = async (userId: string, request: GenerationRequest) => {
+    const { status, body } = await generation.generate(userId, request);
+    return reply(status, body);
   };
 
-  router.get('/api/v1/generation/styles', (_req, res) => {
-    res.json(generation.styles());
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/generation/styles',
+      summary: 'The style cards',
+      tag: 'generation',
+      auth: 'none',
+      responses: { 200: ZStylesResponseSchema },
+    },
+    () => generation.styles(),
+  );
 
-  router.post('/api/v1/generation/generate-trained', requireAuth, async (req, res) => {
-    const body = parse(ZGenerateTrainedRequestSchema, req.body);
-    await answer(
-      req,
-      res,
-      generationRequest(req, body, {
-        templateIds: body.template_id ? [body.template_id] : [],
-        style: body.style,
-        size: 1024,
-      }),
+  api.route(
+    {
+      ...GENERATE,
+      path: '/api/v1/generation/generate-trained',
+      summary: 'Generate with a trained model',
+      body: ZGenerateTrainedRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      generate(
+        userId,
+        generationRequest(headers[IDEMPOTENCY_KEY_HEADER], body, {
+          templateIds: body.template_id ? [body.template_id] : [],
+          style: body.style,
+          size: 1024,
+        }),
+      ),
+  );
+
+  for (const [path, summary] of [
+    ['/api/v1/inference/generate', 'Generate (legacy and premium pages)'],
+    ['/inference/generate', 'Generate (post-payment page: `payment_intent` pays for it)'],
+  ] as const) {
+    api.route(
+      { ...GENERATE, path, summary, body: ZInferenceGenerateRequestSchema },
+      ({ userId, body, headers }) =>
+        generate(
+          userId,
+          generationRequest(headers[IDEMPOTENCY_KEY_HEADER], body, {
+            templateIds: body.template_id ? [body.template_id] : [],
+            style: body.style,
+            size: squareSide(body.width, body.height),
+            paymentIntentId: body.payment_intent,
+          }),
+        ),
     );
-  });
+  }
 
-  const inference = async (req: Request, res: Response) => {
-    const body = parse(ZInferenceGenerateRequestSchema, req.body);
-    await answer(
-      req,
-      res,
-      generationRequest(req, body, {
-        templateIds: body.template_id ? [body.template_id] : [],
-        style: body.style,
-        size: squareSide(body.width, body.height),
-        paymentIntentId: body.payment_intent,
-      }),
-    );
-  };
-  router.post('/api/v1/inference/generate', requireAuth, inference);
-  router.post('/inference/generate', requireAuth, inference);
+  api.route(
+    {
+      ...GENERATE,
+      path: '/models/generate-image',
+      summary: 'Generate from a form (template_used)',
+      before: [formFields, strictJson],
+      body: {
+        schema: ZGenerateImageFormSchema,
+        type: ['multipart/form-data', 'application/json'],
+        whenAbsent: {},
+      },
+    },
+    ({ userId, body, headers }) =>
+      generate(
+        userId,
+        generationRequest(headers[IDEMPOTENCY_KEY_HEADER], body, {
+          templateIds: body.template_used ? [body.template_used] : [],
+          size: 1024,
+        }),
+      ),
+  );
 
-  router.post('/models/generate-image', requireAuth, formFields, async (req, res) => {
-    const body = parse(ZGenerateImageFormSchema, req.body ?? {});
-    await answer(
-      req,
-      res,
-      generationRequest(req, body, {
-        templateIds: body.template_used ? [body.template_used] : [],
-        size: 1024,
-      }),
-    );
-  });
+  api.route(
+    {
+      ...GENERATE,
+      path: '/generation/flux-generate',
+      summary: 'Generate with engine settings',
+      body: ZFluxGenerateRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      generate(
+        userId,
+        generationRequest(headers[IDEMPOTENCY_KEY_HEADER], body, {
+          templateIds: body.template_id ? [body.template_id] : [],
+          style: body.style,
+          size: squareSide(body.width, body.height),
+          params: { steps: body.steps, guidance_scale: body.guidance_scale },
+        }),
+      ),
+  );
 
-  router.post('/generation/flux-generate', requireAuth, async (req, res) => {
-    const body = parse(ZFluxGenerateRequestSchema, req.body);
-    await answer(
-      req,
-      res,
-      generationRequest(req, body, {
-        templateIds: body.template_id ? [body.template_id] : [],
-        style: body.style,
-        size: squareSide(body.width, body.height),
-        params: { steps: body.steps, guidance_scale: body.guidance_scale },
-      }),
-    );
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/models/generated-images',
+      summary: "The user's generated images, newest first",
+      tag: 'generation',
+      auth: 'required',
+      query: ZGeneratedImagesQuerySchema,
+      responses: { 200: ZGeneratedImagesResponseSchema },
+    },
+    ({ userId, query }) => generation.listImages(userId, query),
+  );
 
-  router.get('/models/generated-images', requireAuth, async (req, res) => {
-    const page = parse(ZGeneratedImagesQuerySchema, req.query);
-    res.json(await generation.listImages(authOf(req).userId, page));
-  });
+  api.route(
+    {
+      method: 'post',
+      path: '/models/generated-images/:id/favorite',
+      summary: 'Set ({favorite}) or toggle (empty body) the favourite flag',
+      tag: 'generation',
+      auth: 'required',
+      params: imageParams,
+      notFound: notFoundImage,
+      body: { schema: ZFavoriteRequestSchema, whenAbsent: {} },
+      responses: { 200: ZGeneratedImageSchema },
+    },
+    ({ userId, params, body }) => generation.favorite(userId, params.id, body.favorite),
+  );
 
-  router.post('/models/generated-images/:id/favorite', requireAuth, async (req, res) => {
-    const id = imageId(req);
-    const body = parse(ZFavoriteRequestSchema, req.body ?? {});
-    res.json(await generation.favorite(authOf(req).userId, id, body.favorite));
-  });
-
-  router.delete('/models/generated-images/:id', requireAuth, async (req, res) => {
-    res.json(await generation.deleteImage(authOf(req).userId, imageId(req)));
-  });
+  api.route(
+    {
+      method: 'delete',
+      path: '/models/generated-images/:id',
+      summary: 'Delete an image (its row and both files)',
+      tag: 'generation',
+      auth: 'required',
+      params: imageParams,
+      notFound: notFoundImage,
+      responses: { 200: ZDeleteGeneratedImageResponseSchema },
+    },
+    ({ userId, params }) => generation.deleteImage(userId, params.id),
+  );
 
   // No bearer token: <img src> carries a short-lived token signed for this one image.
-  const serve = (which: 'image' | 'thumbnail') => async (req: Request, res: Response) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-    const key = await generation.imageKey(imageId(req), token, which);
-    res.setHeader('Content-Type', 'image/jpeg');
-    res.setHeader('Cache-Control', 'private, max-age=3600');
-    await deps.sendStored(key, res);
-  };
-  router.get('/images/generated/:id', serve('image'));
-  router.get('/images/generated/:id/thumbnail', serve('thumbnail'));
-
-  return router;
+  for (const [path, which] of [
+    ['/images/generated/:id', 'image'],
+    ['/images/generated/:id/thumbnail', 'thumbnail'],
+  ] as const) {
+    api.route(
+      {
+        method: 'get',
+        path,
+        summary: `A generated ${which === 'image' ? 'image' : "image's thumbnail"} (JPEG), with the short-lived token signed for it`,
+        tag: 'generation',
+        auth: 'none',
+        params: imageParams,
+        notFound: notFoundImage,
+        query: z.object({
+          // Anything but one string is no token (and is refused as one).
+          token: z.string().optional().catch(undefined).describe("The token in the image's `url`"),
+        }),
+        responses: { 200: { description: 'The JPEG', contentType: 'image/jpeg' } },
+        errors: [403],
+      },
+      async ({ res, params, query }) => {
+        const key = await generation.imageKey(params.id, query.token, which);
+        res.setHeader('Content-Type', 'image/jpeg');
+        res.setHeader('Cache-Control', 'private, max-age=3600');
+        await deps.sendStored(key, res);
+      },
+    );
+  }
 }

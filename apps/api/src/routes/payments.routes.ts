@@ -1,6 +1,11 @@
 import {
   MESSAGES,
+  ZCancelSubscriptionResponseSchema,
   ZConfirmAdditionalTrainingRequestSchema,
+  ZConfirmAdditionalTrainingResponseSchema,
+  ZConfirmCreditPackageResponseSchema,
+  ZConfirmPaymentResponseSchema,
+  ZConfirmPlanSubscriptionResponseSchema,
   ZConfirmRequestSchema,
   ZCreateCreditPackageRequestSchema,
   ZCreateCreditPaymentRequestSchema,
@@ -8,153 +13,305 @@ import {
   ZCreateTrainingPaymentRequestSchema,
   ZCreateTrainingPurchaseRequestSchema,
   ZCreateUpgradeRequestSchema,
+  ZPaymentIntentResponseSchema,
+  ZPricingResponseSchema,
+  ZReactivateSubscriptionResponseSchema,
+  ZSubscriptionResponseSchema,
   ZTestCardConfirmRequestSchema,
+  ZTestCardConfirmResponseSchema,
+  ZWebhookReceivedResponseSchema,
 } from '@studioshot/contracts';
-import express, { Router, type Request, type RequestHandler } from 'express';
+import express from 'express';
 import { randomUUID } from 'node:crypto';
-import { authOf } from '../middleware/auth.js';
-import { parse } from '../middleware/validate.js';
+import { z } from 'zod';
+import type { DeclaringRouter, RouteSpec } from '../http/declare.js';
 import type { TestPaymentProvider } from '../repositories/payment-providers/test-provider.js';
 import type { PaymentsService } from '../services/payments.service.js';
 import type { SubscriptionsService } from '../services/subscriptions.service.js';
 
+const REQUEST_KEY = 'Idempotency-Key';
+
 /** A client's Idempotency-Key makes a retried create call answer the same intent. */
-function requestKey(req: Request): string {
-  const key = req.get('Idempotency-Key');
+const requestKeyHeader = z.object({
+  [REQUEST_KEY]: z
+    .string()
+    .optional()
+    .describe(
+      'A retried create call with the same key (8-64 letters, digits, - or _) answers the same intent; any other value is ignored',
+    ),
+});
+function requestKey(headers: { [REQUEST_KEY]?: string | undefined }): string {
+  const key = headers[REQUEST_KEY];
   return key && /^[A-Za-z0-9_-]{8,64}$/.test(key) ? key : randomUUID();
 }
 
+/** What the calls that create a PaymentIntent declare alike. */
+const CREATE = {
+  method: 'post',
+  tag: 'payments',
+  auth: 'required',
+  headers: requestKeyHeader,
+  responses: { 200: ZPaymentIntentResponseSchema },
+  // 404: no such pack, plan or offer.
+  errors: [400, 404, 409, 503],
+} as const satisfies Omit<RouteSpec, 'path' | 'summary'>;
+
+/** What the confirm calls declare alike. */
+const CONFIRM = {
+  method: 'post',
+  tag: 'payments',
+  auth: 'required',
+  description:
+    "Applies the purchase once, however many times it is confirmed (and whatever order the webhook comes in). Another user's payment is answered like a missing one.",
+  errors: [400, 404, 409],
+} as const satisfies Omit<RouteSpec, 'path' | 'summary' | 'responses'>;
+
 /** Stripe posts raw JSON whose exact bytes are signed: mounted before the JSON parser. */
-export function paymentsWebhookRoute(payments: PaymentsService): Router {
-  const router = Router();
-  router.post(
-    '/api/v1/payments/webhook',
-    express.raw({ type: '*/*', limit: '1mb' }),
-    async (req, res) => {
+export function paymentsWebhookRoute(api: DeclaringRouter, payments: PaymentsService): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/payments/webhook',
+      summary: "The payment provider's events (Stripe-signed)",
+      description:
+        'The signature is verified on the raw body before anything else; a verified event is handled once however many times it comes.',
+      tag: 'payments',
+      auth: 'none',
+      headers: z.object({ 'Stripe-Signature': z.string().optional() }),
+      before: [express.raw({ type: '*/*', limit: '1mb' })],
+      body: { schema: z.looseObject({}), validate: false },
+      responses: { 200: ZWebhookReceivedResponseSchema },
+    },
+    async ({ req, headers }) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      await payments.handleWebhook(body, req.get('Stripe-Signature'));
-      res.json({ received: true });
+      await payments.handleWebhook(body, headers['Stripe-Signature']);
+      return { received: true as const };
     },
   );
-  return router;
 }
 
-export function paymentsRoutes(deps: {
-  payments: PaymentsService;
-  subscriptions: SubscriptionsService;
-  testProvider?: TestPaymentProvider;
-  requireAuth: RequestHandler;
-}): Router {
-  const { payments, subscriptions, requireAuth } = deps;
-  const router = Router();
+export function paymentsRoutes(
+  api: DeclaringRouter,
+  deps: {
+    payments: PaymentsService;
+    subscriptions: SubscriptionsService;
+    testProvider?: TestPaymentProvider;
+  },
+): void {
+  const { payments, subscriptions } = deps;
 
-  router.get('/api/v1/payments/pricing', (_req, res) => {
-    res.json(payments.pricing());
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/payments/pricing',
+      summary: 'Plans, credit packages, training packs and upgrade offers',
+      tag: 'payments',
+      auth: 'none',
+      responses: { 200: ZPricingResponseSchema },
+    },
+    () => payments.pricing(),
+  );
 
-  router.post('/api/v1/payments/create-credit-payment', requireAuth, async (req, res) => {
-    const { credit_pack_id } = parse(ZCreateCreditPaymentRequestSchema, req.body);
-    res.json(
-      await payments.createCreditPayment(authOf(req).userId, credit_pack_id, requestKey(req)),
-    );
-  });
-  router.post('/api/v1/payments/create-credit-package', requireAuth, async (req, res) => {
-    const { package_id } = parse(ZCreateCreditPackageRequestSchema, req.body);
-    res.json(await payments.createCreditPayment(authOf(req).userId, package_id, requestKey(req)));
-  });
-  router.post('/api/v1/payments/create-training-payment', requireAuth, async (req, res) => {
-    const body = parse(ZCreateTrainingPaymentRequestSchema, req.body);
-    res.json(await payments.createTrainingPayment(authOf(req).userId, body, requestKey(req)));
-  });
-  router.post('/api/v1/payments/create-training-purchase', requireAuth, async (req, res) => {
-    const { quantity } = parse(ZCreateTrainingPurchaseRequestSchema, req.body);
-    res.json(await payments.createTrainingPurchase(authOf(req).userId, quantity, requestKey(req)));
-  });
-  router.post('/api/v1/payments/create-upgrade', requireAuth, async (req, res) => {
-    const { plan_id } = parse(ZCreateUpgradeRequestSchema, req.body);
-    res.json(await payments.createUpgrade(authOf(req).userId, plan_id, requestKey(req)));
-  });
-  router.post('/api/v1/users/create-payment-intent', requireAuth, async (req, res) => {
-    parse(ZCreateGenerationPaymentRequestSchema, req.body);
-    res.json(await payments.createGenerationPayment(authOf(req).userId, requestKey(req)));
-  });
+  api.route(
+    {
+      ...CREATE,
+      path: '/api/v1/payments/create-credit-payment',
+      summary: 'A PaymentIntent for a credit pack',
+      body: ZCreateCreditPaymentRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      payments.createCreditPayment(userId, body.credit_pack_id, requestKey(headers)),
+  );
+  api.route(
+    {
+      ...CREATE,
+      path: '/api/v1/payments/create-credit-package',
+      summary: 'A PaymentIntent for a credit package',
+      body: ZCreateCreditPackageRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      payments.createCreditPayment(userId, body.package_id, requestKey(headers)),
+  );
+  api.route(
+    {
+      ...CREATE,
+      path: '/api/v1/payments/create-training-payment',
+      summary: 'A PaymentIntent for a plan (by name), or for one training at the training fee',
+      body: ZCreateTrainingPaymentRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      payments.createTrainingPayment(userId, body, requestKey(headers)),
+  );
+  api.route(
+    {
+      ...CREATE,
+      path: '/api/v1/payments/create-training-purchase',
+      summary: 'A PaymentIntent for a training pack',
+      body: ZCreateTrainingPurchaseRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      payments.createTrainingPurchase(userId, body.quantity, requestKey(headers)),
+  );
+  api.route(
+    {
+      ...CREATE,
+      path: '/api/v1/payments/create-upgrade',
+      summary: 'A PaymentIntent for an upgrade to a higher plan',
+      body: ZCreateUpgradeRequestSchema,
+    },
+    ({ userId, body, headers }) =>
+      payments.createUpgrade(userId, body.plan_id, requestKey(headers)),
+  );
+  api.route(
+    {
+      ...CREATE,
+      path: '/api/v1/users/create-payment-intent',
+      summary: 'A PaymentIntent for the post-payment page: one generation',
+      body: ZCreateGenerationPaymentRequestSchema,
+    },
+    ({ userId, headers }) => payments.createGenerationPayment(userId, requestKey(headers)),
+  );
 
-  router.post('/api/v1/payments/confirm-credit-package', requireAuth, async (req, res) => {
-    const { payment_intent_id } = parse(ZConfirmRequestSchema, req.body);
-    const outcome = await payments.confirm(authOf(req).userId, payment_intent_id, ['credits']);
-    res.json({ credits_added: outcome.creditsAwarded, new_credits_balance: outcome.newBalance });
-  });
-  router.post('/api/v1/payments/confirm-payment', requireAuth, async (req, res) => {
-    const { payment_intent_id } = parse(ZConfirmRequestSchema, req.body);
-    const outcome = await payments.confirm(authOf(req).userId, payment_intent_id, [
-      'credits',
-      'subscription',
-      'upgrade',
-      'training_slots',
-      'generation',
-    ]);
-    res.json({
-      message: 'Payment confirmed',
-      kind: outcome.kind,
-      credits_awarded: outcome.creditsAwarded,
-      new_credits_balance: outcome.newBalance,
-      plan_type: outcome.planType,
-      training_limit: outcome.trainingLimit,
-    });
-  });
-  router.post('/api/v1/payments/confirm-plan-subscription', requireAuth, async (req, res) => {
-    const { payment_intent_id } = parse(ZConfirmRequestSchema, req.body);
-    const outcome = await payments.confirm(authOf(req).userId, payment_intent_id, [
-      'subscription',
-      'upgrade',
-    ]);
-    res.json({
-      message: `Your ${outcome.planType} plan is active. ${MESSAGES.trainingUploadNext}`,
-      plan_type: outcome.planType,
-      training_limit: outcome.trainingLimit,
-      credits_awarded: outcome.creditsAwarded,
-    });
-  });
-  router.post('/api/v1/payments/confirm-additional-training', requireAuth, async (req, res) => {
-    const body = parse(ZConfirmAdditionalTrainingRequestSchema, req.body);
-    const outcome = await payments.confirm(
-      authOf(req).userId,
-      body.payment_intent_id,
-      ['training_slots'],
-      {
+  api.route(
+    {
+      ...CONFIRM,
+      path: '/api/v1/payments/confirm-credit-package',
+      summary: 'Confirm a credit purchase: the credits are added',
+      body: ZConfirmRequestSchema,
+      responses: { 200: ZConfirmCreditPackageResponseSchema },
+    },
+    async ({ userId, body }) => {
+      const outcome = await payments.confirm(userId, body.payment_intent_id, ['credits']);
+      return { credits_added: outcome.creditsAwarded, new_credits_balance: outcome.newBalance };
+    },
+  );
+  api.route(
+    {
+      ...CONFIRM,
+      path: '/api/v1/payments/confirm-payment',
+      summary: 'Confirm any purchase',
+      body: ZConfirmRequestSchema,
+      responses: { 200: ZConfirmPaymentResponseSchema },
+    },
+    async ({ userId, body }) => {
+      const outcome = await payments.confirm(userId, body.payment_intent_id, [
+        'credits',
+        'subscription',
+        'upgrade',
+        'training_slots',
+        'generation',
+      ]);
+      return {
+        message: 'Payment confirmed',
+        kind: outcome.kind,
+        credits_awarded: outcome.creditsAwarded,
+        new_credits_balance: outcome.newBalance,
+        plan_type: outcome.planType,
+        training_limit: outcome.trainingLimit,
+      };
+    },
+  );
+  api.route(
+    {
+      ...CONFIRM,
+      path: '/api/v1/payments/confirm-plan-subscription',
+      summary: 'Confirm a plan subscription or upgrade',
+      body: ZConfirmRequestSchema,
+      responses: { 200: ZConfirmPlanSubscriptionResponseSchema },
+    },
+    async ({ userId, body }) => {
+      const outcome = await payments.confirm(userId, body.payment_intent_id, [
+        'subscription',
+        'upgrade',
+      ]);
+      return {
+        message: `Your ${outcome.planType} plan is active. ${MESSAGES.trainingUploadNext}`,
+        plan_type: outcome.planType,
+        training_limit: outcome.trainingLimit,
+        credits_awarded: outcome.creditsAwarded,
+      };
+    },
+  );
+  api.route(
+    {
+      ...CONFIRM,
+      path: '/api/v1/payments/confirm-additional-training',
+      summary: 'Confirm a training pack: the training slots are added',
+      body: ZConfirmAdditionalTrainingRequestSchema,
+      responses: { 200: ZConfirmAdditionalTrainingResponseSchema },
+    },
+    async ({ userId, body }) => {
+      const outcome = await payments.confirm(userId, body.payment_intent_id, ['training_slots'], {
         itemId: body.pack_id,
         amountCents: body.amount,
-      },
-    );
-    res.json({
-      message: `Training slots added: you can now train ${outcome.trainingLimit} model${outcome.trainingLimit === 1 ? '' : 's'}. ${MESSAGES.trainingUploadNext}`,
-      training_limit: outcome.trainingLimit,
-    });
-  });
+      });
+      return {
+        message: `Training slots added: you can now train ${outcome.trainingLimit} model${outcome.trainingLimit === 1 ? '' : 's'}. ${MESSAGES.trainingUploadNext}`,
+        training_limit: outcome.trainingLimit,
+      };
+    },
+  );
 
-  router.get('/api/v1/payments/subscription', requireAuth, async (req, res) => {
-    res.json(await subscriptions.get(authOf(req).userId));
-  });
-  router.post('/api/v1/payments/cancel-subscription', requireAuth, async (req, res) => {
-    res.json(await subscriptions.cancel(authOf(req).userId));
-  });
-  router.post('/api/v1/payments/reactivate-subscription', requireAuth, async (req, res) => {
-    res.json(await subscriptions.reactivate(authOf(req).userId));
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/payments/subscription',
+      summary: "The user's subscription",
+      tag: 'payments',
+      auth: 'required',
+      responses: { 200: ZSubscriptionResponseSchema },
+    },
+    ({ userId }) => subscriptions.get(userId),
+  );
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/payments/cancel-subscription',
+      summary: 'Cancel at the end of the period (the plan and the credits stay until then)',
+      tag: 'payments',
+      auth: 'required',
+      responses: { 200: ZCancelSubscriptionResponseSchema },
+      errors: [409],
+    },
+    ({ userId }) => subscriptions.cancel(userId),
+  );
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/payments/reactivate-subscription',
+      summary: 'Keep a subscription that is being cancelled',
+      tag: 'payments',
+      auth: 'required',
+      responses: { 200: ZReactivateSubscriptionResponseSchema },
+      errors: [409],
+    },
+    ({ userId }) => subscriptions.reactivate(userId),
+  );
 
   const testProvider = deps.testProvider;
   if (testProvider) {
     // Test mode only: the stand-in for Stripe.js attaching a card to an intent.
-    router.post('/api/v1/payments/test/confirm-card', requireAuth, async (req, res) => {
-      const body = parse(ZTestCardConfirmRequestSchema, req.body);
-      const intent = await testProvider.confirmCard(
-        body.payment_intent_id,
-        body.client_secret,
-        body.card,
-      );
-      res.json({ payment_intent_id: intent.id, status: 'succeeded' });
-    });
+    api.route(
+      {
+        method: 'post',
+        path: '/api/v1/payments/test/confirm-card',
+        summary: 'Test payments only: pay an intent with a test card, as Stripe.js would',
+        description:
+          "Served only with the test payment provider. 4242 4242 4242 4242 succeeds; Stripe's decline test cards are declined (402).",
+        tag: 'payments',
+        auth: 'required',
+        body: ZTestCardConfirmRequestSchema,
+        responses: { 200: ZTestCardConfirmResponseSchema },
+        errors: [400, 402, 404, 409],
+      },
+      async ({ body }) => {
+        const intent = await testProvider.confirmCard(
+          body.payment_intent_id,
+          body.client_secret,
+          body.card,
+        );
+        return { payment_intent_id: intent.id, status: 'succeeded' as const };
+      },
+    );
   }
-
-  return router;
 }

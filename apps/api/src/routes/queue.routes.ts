@@ -1,102 +1,182 @@
 import {
+  IDEMPOTENCY_KEY_HEADER,
   MESSAGES,
   TASK_PRIORITIES,
   TASK_TYPES,
+  ZCostProjectionSchema,
+  ZIdempotencyKeySchema,
+  ZQueueHealthSchema,
+  ZQueueOverviewSchema,
   ZQueueSubmitRequestSchema,
+  ZQueueTaskSchema,
   ZStartQueuedGenerationRequestSchema,
   ZStartTrainingRequestSchema,
+  ZUserQueueStatusSchema,
+  ZWaitTimeEstimateSchema,
 } from '@studioshot/contracts';
-import { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
-import { authOf } from '../middleware/auth.js';
-import { parse } from '../middleware/validate.js';
+import { reply, type DeclaringRouter } from '../http/declare.js';
 import type { QueueService } from '../services/queue.service.js';
-import { idempotencyKey } from './generation.routes.js';
 
 /** A malformed id names no task: answered like a missing one. */
-function taskId(req: Request): string {
-  const id = z.uuid().safeParse(req.params.id);
-  if (!id.success) throw new AppError('not_found', MESSAGES.taskNotFound);
-  return id.data;
-}
+const taskParams = z.object({ id: z.uuid() });
+const notFoundTask = { params: MESSAGES.taskNotFound };
 
-const ZWaitEstimateParamsSchema = z.object({
-  taskType: z.enum(TASK_TYPES),
-  priority: z.enum(TASK_PRIORITIES),
+/** The Idempotency-Key header of a generation (contracts: generation.ts). */
+const idempotencyHeader = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKeySchema.optional().describe(
+    'A fresh key per generation: a repeat answers the first and reserves nothing more',
+  ),
 });
 
 /** Spec 7.7: every call needs a signed-in user. */
-export function queueRoutes(deps: { queue: QueueService; requireAuth: RequestHandler }): Router {
-  const { queue } = deps;
-  const router = Router();
-  router.use('/api/v1/queue', deps.requireAuth);
+export function queueRoutes(api: DeclaringRouter, queue: QueueService): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/user/status',
+      summary: "The user's pending, running and total tasks",
+      tag: 'queue',
+      auth: 'required',
+      responses: { 200: ZUserQueueStatusSchema },
+    },
+    ({ userId }) => queue.userStatus(userId),
+  );
 
-  router.get('/api/v1/queue/user/status', async (req, res) => {
-    res.json(await queue.userStatus(authOf(req).userId));
-  });
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/queue/submit',
+      summary:
+        'Queue a task: a training, or a generation or batch_generation (params: QueueGenerationParams)',
+      description:
+        'A generation reserves its credits and needs an Idempotency-Key header (or params.idempotency_key). The task is queued at the priority of the plan (a `priority` sent can only lower it).',
+      tag: 'queue',
+      auth: 'required',
+      headers: idempotencyHeader,
+      body: ZQueueSubmitRequestSchema,
+      responses: { 201: ZQueueTaskSchema },
+      errors: [402, 403, 404, 409, 503],
+    },
+    ({ userId, body, headers }) => queue.submit(userId, body, headers[IDEMPOTENCY_KEY_HEADER]),
+  );
 
-  router.post('/api/v1/queue/submit', async (req, res) => {
-    const body = parse(ZQueueSubmitRequestSchema, req.body);
-    res
-      .status(201)
-      .json(await queue.submit(authOf(req).userId, body, idempotencyKey(req, undefined)));
-  });
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/queue/training/start-queued',
+      summary: 'Queue a training with a priority',
+      tag: 'queue',
+      auth: 'required',
+      body: ZStartTrainingRequestSchema,
+      responses: { 201: ZQueueTaskSchema },
+      errors: [403, 404, 409, 503],
+    },
+    ({ userId, body }) =>
+      queue.submit(userId, { task_type: 'training', priority: body.priority, params: body }),
+  );
 
-  router.post('/api/v1/queue/training/start-queued', async (req, res) => {
-    const params = parse(ZStartTrainingRequestSchema, req.body);
-    res.status(201).json(
-      await queue.submit(authOf(req).userId, {
-        task_type: 'training',
-        priority: params.priority,
-        params,
-      }),
-    );
-  });
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/queue/generation/start-queued',
+      summary:
+        'Queue a generation or batch_generation (credits reserved); answers the task at once',
+      tag: 'queue',
+      auth: 'required',
+      headers: idempotencyHeader,
+      body: { schema: ZStartQueuedGenerationRequestSchema, whenAbsent: {} },
+      responses: { 201: ZQueueTaskSchema },
+      errors: [402, 404, 409, 503],
+    },
+    ({ userId, body, headers }) => {
+      const { task_type, priority, ...params } = body;
+      return queue.submit(userId, { task_type, priority, params }, headers[IDEMPOTENCY_KEY_HEADER]);
+    },
+  );
 
-  router.post('/api/v1/queue/generation/start-queued', async (req, res) => {
-    const { task_type, priority, ...params } = parse(
-      ZStartQueuedGenerationRequestSchema,
-      req.body ?? {},
-    );
-    res
-      .status(201)
-      .json(
-        await queue.submit(
-          authOf(req).userId,
-          { task_type, priority, params },
-          idempotencyKey(req, undefined),
-        ),
-      );
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/status/:id',
+      summary: "One of the user's tasks, with its place in line",
+      tag: 'queue',
+      auth: 'required',
+      params: taskParams,
+      notFound: notFoundTask,
+      responses: { 200: ZQueueTaskSchema },
+    },
+    ({ userId, params }) => queue.task(userId, params.id),
+  );
 
-  router.get('/api/v1/queue/status/:id', async (req, res) => {
-    res.json(await queue.task(authOf(req).userId, taskId(req)));
-  });
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/v1/queue/cancel/:id',
+      summary: 'Cancel a task that has not started (its training slot or credits come back)',
+      tag: 'queue',
+      auth: 'required',
+      params: taskParams,
+      notFound: notFoundTask,
+      responses: { 200: ZQueueTaskSchema },
+      errors: [409],
+    },
+    ({ userId, params }) => queue.cancel(userId, params.id),
+  );
 
-  router.delete('/api/v1/queue/cancel/:id', async (req, res) => {
-    res.json(await queue.cancel(authOf(req).userId, taskId(req)));
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/status',
+      summary: 'Every task queue: counts, workers, estimated wait',
+      tag: 'queue',
+      auth: 'required',
+      responses: { 200: ZQueueOverviewSchema },
+    },
+    () => queue.overview(),
+  );
 
-  router.get('/api/v1/queue/status', async (_req, res) => {
-    res.json(await queue.overview());
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/monitor/health',
+      summary: 'Queue health',
+      tag: 'queue',
+      auth: 'required',
+      responses: {
+        200: { schema: ZQueueHealthSchema, description: 'Healthy' },
+        503: { schema: ZQueueHealthSchema, description: 'Degraded (same body; `issues` says why)' },
+      },
+    },
+    async () => {
+      const health = await queue.health();
+      return health.status === 'healthy' ? health : reply(503, health);
+    },
+  );
 
-  router.get('/api/v1/queue/monitor/health', async (_req, res) => {
-    const health = await queue.health();
-    res.status(health.status === 'healthy' ? 200 : 503).json(health);
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/cost/projection',
+      summary: 'Monthly GPU cost at the rate the fleet really ran, against an always-on GPU',
+      tag: 'queue',
+      auth: 'required',
+      responses: { 200: ZCostProjectionSchema },
+    },
+    () => queue.costProjection(),
+  );
 
-  router.get('/api/v1/queue/cost/projection', async (_req, res) => {
-    res.json(await queue.costProjection());
-  });
-
-  // {a} is the task type, {b} the priority of the task one is thinking of submitting.
-  router.get('/api/v1/queue/estimate/wait-time/:taskType/:priority', async (req, res) => {
-    const params = ZWaitEstimateParamsSchema.safeParse(req.params);
-    if (!params.success) throw new AppError('not_found', MESSAGES.unknownWaitEstimate);
-    res.json(await queue.estimateWait(params.data.taskType, params.data.priority));
-  });
-
-  return router;
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/estimate/wait-time/:task_type/:priority',
+      summary: 'How long a task of this type and priority would wait if submitted now',
+      tag: 'queue',
+      auth: 'required',
+      params: z.object({ task_type: z.enum(TASK_TYPES), priority: z.enum(TASK_PRIORITIES) }),
+      notFound: { params: MESSAGES.unknownWaitEstimate },
+      responses: { 200: ZWaitTimeEstimateSchema },
+    },
+    ({ params }) => queue.estimateWait(params.task_type, params.priority),
+  );
 }

@@ -1,121 +1,200 @@
 import {
   MAX_PHOTO_BYTES,
   MESSAGES,
+  ZCompleteUploadResponseSchema,
   ZCreateUploadSessionRequestSchema,
+  ZCreateUploadSessionResponseSchema,
+  ZUploadedPhotoSchema,
+  ZUploadPhotoFormSchema,
+  ZUploadSessionStatusSchema,
+  ZUploadSessionSummarySchema,
+  ZUserModelsResponseSchema,
 } from '@studioshot/contracts';
-import {
-  Router,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import type { RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import type { DeclaringRouter } from '../http/declare.js';
 import { authOf } from '../middleware/auth.js';
-import { parse } from '../middleware/validate.js';
+import { multipartBody } from '../middleware/multipart.js';
 import type { UploadsService } from '../services/uploads.service.js';
 
 /** A malformed id names nothing: answered like a missing session or photo. */
-function idParam(req: Request, missing: string): string {
-  const id = z.uuid().safeParse(req.params.id);
-  if (!id.success) throw new AppError('not_found', missing);
-  return id.data;
-}
-const sessionId = (req: Request) => idParam(req, MESSAGES.sessionNotFound);
-const photoId = (req: Request) => idParam(req, MESSAGES.photoNotFound);
+const idParams = z.object({ id: z.uuid() });
+const notFoundSession = { params: MESSAGES.sessionNotFound };
+const notFoundPhoto = { params: MESSAGES.photoNotFound };
 
-export function uploadRoutes(deps: {
-  uploads: UploadsService;
-  requireAuth: RequestHandler;
-  tmpDir: string;
-  /** Streams a stored object to the response. */
-  sendStored: (key: string, res: Response) => Promise<void>;
-}): Router {
-  const { uploads, requireAuth } = deps;
-  const router = Router();
+export function uploadRoutes(
+  api: DeclaringRouter,
+  deps: {
+    uploads: UploadsService;
+    tmpDir: string;
+    /** Streams a stored object to the response. */
+    sendStored: (key: string, res: Response) => Promise<void>;
+  },
+): void {
+  const { uploads } = deps;
   // Straight to disk, never whole files in memory; the size limit is enforced while streaming.
   const receive = multer({
     dest: deps.tmpDir,
     limits: { fileSize: MAX_PHOTO_BYTES, files: 1, fields: 4, parts: 5 },
   }).single('file');
 
-  const receiveFile = (req: Request, res: Response, next: NextFunction) => {
-    receive(req, res, (error: unknown) => {
-      if (!error) return next();
-      if (error instanceof multer.MulterError) {
-        if (error.code === 'LIMIT_FILE_SIZE')
-          return next(new AppError('payload_too_large', MESSAGES.fileTooLarge));
-        if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT') {
-          return next(new AppError('validation_error', MESSAGES.noFile));
-        }
-        return next(new AppError('bad_request', MESSAGES.uploadFailed));
-      }
-      next(error);
-    });
+  const receiveFile = multipartBody(receive, (error) => {
+    if (error.code === 'LIMIT_FILE_SIZE')
+      return new AppError('payload_too_large', MESSAGES.fileTooLarge);
+    if (error.code === 'LIMIT_UNEXPECTED_FILE' || error.code === 'LIMIT_FILE_COUNT')
+      return new AppError('validation_error', MESSAGES.noFile);
+    return new AppError('bad_request', MESSAGES.uploadFailed);
+  });
+
+  // Refuse before reading the body when the session cannot take photos.
+  const sessionOpen: RequestHandler = async (req, _res, next) => {
+    await uploads.openSessionFor(authOf(req).userId, String(req.params.id));
+    next();
   };
 
-  router.get('/api/v1/upload/user-models', requireAuth, async (req, res) => {
-    res.json(await uploads.userModels(authOf(req).userId));
-  });
-
-  router.post('/api/v1/upload/create-session', requireAuth, async (req, res) => {
-    const body = parse(ZCreateUploadSessionRequestSchema, req.body);
-    res
-      .status(201)
-      .json(
-        await uploads.createSession(authOf(req).userId, body.expected_files, body.session_type),
-      );
-  });
-
-  router.post(
-    '/api/v1/upload/file/:id',
-    requireAuth,
-    // Refuse before reading the body when the session cannot take photos.
-    async (req, _res, next) => {
-      await uploads.openSessionFor(authOf(req).userId, sessionId(req));
-      next();
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/upload/user-models',
+      summary: "The user's models",
+      tag: 'upload',
+      auth: 'required',
+      responses: { 200: ZUserModelsResponseSchema },
     },
-    receiveFile,
-    async (req, res) => {
+    ({ userId }) => uploads.userModels(userId),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/upload/create-session',
+      summary: 'Open an upload session for a training set (24 hours)',
+      tag: 'upload',
+      auth: 'required',
+      body: ZCreateUploadSessionRequestSchema,
+      responses: { 201: ZCreateUploadSessionResponseSchema },
+      errors: [403],
+    },
+    ({ userId, body }) => uploads.createSession(userId, body.expected_files, body.session_type),
+  );
+
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/upload/file/:id',
+      summary: 'Add a photo to an open session',
+      description:
+        'The session (the owner, open, not expired) is checked before the body is read. The photo is checked by its bytes (type, pixel count before any decode), stored without metadata (orientation applied), and queued for the photo checks (`check_status` pending).',
+      tag: 'upload',
+      auth: 'required',
+      params: idParams,
+      notFound: notFoundSession,
+      before: [sessionOpen, receiveFile],
+      body: { schema: ZUploadPhotoFormSchema, type: 'multipart/form-data', validate: false },
+      responses: { 201: ZUploadedPhotoSchema },
+      errors: [409, 410, 415],
+    },
+    async ({ req, userId, params }) => {
       const file = req.file;
       try {
         if (!file) throw new AppError('validation_error', MESSAGES.noFile);
-        const photo = await uploads.addPhoto(authOf(req).userId, sessionId(req), file);
-        res.status(201).json(photo);
+        return await uploads.addPhoto(userId, params.id, file);
       } finally {
         if (file) await unlink(file.path).catch(() => undefined);
       }
     },
   );
 
-  router.delete('/api/v1/upload/photos/:id', requireAuth, async (req, res) => {
-    await uploads.removePhoto(authOf(req).userId, photoId(req));
-    res.status(204).end();
-  });
+  api.route(
+    {
+      method: 'delete',
+      path: '/api/v1/upload/photos/:id',
+      summary: 'Remove a photo from a session still open',
+      tag: 'upload',
+      auth: 'required',
+      params: idParams,
+      notFound: notFoundPhoto,
+      responses: { 204: { description: 'Removed' } },
+      errors: [409],
+    },
+    async ({ res, userId, params }) => {
+      await uploads.removePhoto(userId, params.id);
+      res.status(204).end();
+    },
+  );
 
-  router.get('/api/v1/upload/photos/:id/thumbnail', async (req, res) => {
-    const id = photoId(req);
-    const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-    const key = await uploads.thumbnailKey(id, token);
-    res.setHeader('Content-Type', 'image/jpeg');
-    res.setHeader('Cache-Control', 'private, max-age=3600');
-    await deps.sendStored(key, res);
-  });
+  // No bearer token: <img src> carries a short-lived token signed for this one thumbnail.
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/upload/photos/:id/thumbnail',
+      summary: "A photo's thumbnail (JPEG), with the short-lived token signed for it",
+      tag: 'upload',
+      auth: 'none',
+      params: idParams,
+      notFound: notFoundPhoto,
+      query: z.object({
+        // Anything but one string is no token (and is refused as one).
+        token: z
+          .string()
+          .optional()
+          .catch(undefined)
+          .describe("The token in the photo's `thumbnail_url`"),
+      }),
+      responses: { 200: { description: 'The JPEG', contentType: 'image/jpeg' } },
+      errors: [403],
+    },
+    async ({ res, params, query }) => {
+      const key = await uploads.thumbnailKey(params.id, query.token);
+      res.setHeader('Content-Type', 'image/jpeg');
+      res.setHeader('Cache-Control', 'private, max-age=3600');
+      await deps.sendStored(key, res);
+    },
+  );
 
-  router.post('/api/v1/upload/complete/:id', requireAuth, async (req, res) => {
-    res.json(await uploads.complete(authOf(req).userId, sessionId(req)));
-  });
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/upload/complete/:id',
+      summary: 'Close the set for training: every check done, at least 10 usable photos',
+      tag: 'upload',
+      auth: 'required',
+      params: idParams,
+      notFound: notFoundSession,
+      responses: { 200: ZCompleteUploadResponseSchema },
+      errors: [409, 410],
+    },
+    ({ userId, params }) => uploads.complete(userId, params.id),
+  );
 
-  router.get('/api/v1/upload/session/:id/status', requireAuth, async (req, res) => {
-    res.json(await uploads.status(authOf(req).userId, sessionId(req)));
-  });
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/upload/session/:id/status',
+      summary: 'A session, its photos and their checks',
+      tag: 'upload',
+      auth: 'required',
+      params: idParams,
+      notFound: notFoundSession,
+      responses: { 200: ZUploadSessionStatusSchema },
+    },
+    ({ userId, params }) => uploads.status(userId, params.id),
+  );
 
-  router.get('/api/v1/upload/sessions/:id', requireAuth, async (req, res) => {
-    res.json(await uploads.summary(authOf(req).userId, sessionId(req)));
-  });
-
-  return router;
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/upload/sessions/:id',
+      summary: "A session's status and its training, if any",
+      tag: 'upload',
+      auth: 'required',
+      params: idParams,
+      notFound: notFoundSession,
+      responses: { 200: ZUploadSessionSummarySchema },
+    },
+    ({ userId, params }) => uploads.summary(userId, params.id),
+  );
 }

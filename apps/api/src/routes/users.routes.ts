@@ -1,18 +1,30 @@
-import { ZProfileUpdateRequestSchema } from '@studioshot/contracts';
-import { Router, type RequestHandler } from 'express';
-import { authOf } from '../middleware/auth.js';
-import { parse } from '../middleware/validate.js';
+import { ZProfileUpdateRequestSchema, ZUserSchema } from '@studioshot/contracts';
+import type { DeclaringRouter } from '../http/declare.js';
 import type { UsersService } from '../services/users.service.js';
 
-export function usersRoutes(users: UsersService, requireAuth: RequestHandler): Router {
-  const router = Router();
-  router.use(requireAuth);
-  router.get('/profile', async (req, res) => {
-    res.json(await users.getProfile(authOf(req).userId));
-  });
-  router.patch('/profile', async (req, res) => {
-    const changes = parse(ZProfileUpdateRequestSchema, req.body);
-    res.json(await users.updateProfile(authOf(req).userId, changes));
-  });
-  return router;
+export function usersRoutes(api: DeclaringRouter, users: UsersService): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/users/profile',
+      summary: 'The signed-in user',
+      tag: 'users',
+      auth: 'required',
+      responses: { 200: ZUserSchema },
+    },
+    ({ userId }) => users.getProfile(userId),
+  );
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/api/v1/users/profile',
+      summary: 'Update gender, age or name',
+      tag: 'users',
+      auth: 'required',
+      body: ZProfileUpdateRequestSchema,
+      responses: { 200: ZUserSchema },
+    },
+    ({ userId, body }) => users.updateProfile(userId, body),
+  );
 }

@@ -2,14 +2,22 @@ import type { AuthResponse, LoginRequest, RegisterRequest, TokenSet } from '@stu
 import { MESSAGES } from '@studioshot/contracts';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '../errors.js';
+import { AppError, unauthorized } from '../errors.js';
 import type { Mailer } from '../repositories/mailer.js';
+import type { RefreshGraceRepository } from '../repositories/refresh-grace.repository.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { TokensRepository } from '../repositories/tokens.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import { hashPassword, verifyPassword } from './passwords.js';
-import type { ActionRateLimit } from './rate-limits.js';
-import { newOpaqueToken, sha256Hex, signAccessToken, type AccessTokenConfig } from './tokens.js';
+import type { DeviceCookie, DeviceCookies } from './device-cookies.js';
+import type { PasswordHasher } from './passwords.js';
+import type { AuthRateLimits } from './rate-limits.js';
+import {
+  newOpaqueToken,
+  sha256Hex,
+  signAccessToken,
+  verifyAccessToken,
+  type AccessTokenConfig,
+} from './tokens.js';
 import { toUserDto } from './users.service.js';
 
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -17,7 +25,6 @@ const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 export interface AuthConfig {
   accessToken: AccessTokenConfig;
   refreshTokenTtlDays: number;
-  bcryptCost: number;
   forgotPasswordMinMs: number;
   publicUrl?: string;
 }
@@ -28,8 +35,22 @@ export interface AuthDeps {
   tokens: TokensRepository;
   revocations: SessionRevocationsRepository;
   mailer: Mailer;
-  loginLimit: ActionRateLimit;
-  forgotLimit: ActionRateLimit;
+  limits: AuthRateLimits;
+  passwords: PasswordHasher;
+  devices: DeviceCookies;
+  grace: RefreshGraceRepository;
+}
+
+/** Who is calling: the client's address (as `trust proxy` resolves it) and its cookies. */
+export interface Client {
+  ip: string;
+  cookies: Map<string, string>;
+}
+
+/** A signed-in answer and the device cookie that makes this browser a known device. */
+export interface SignedIn {
+  body: AuthResponse;
+  device: DeviceCookie;
 }
 
 export class AuthService {
@@ -38,47 +59,94 @@ export class AuthService {
 
   constructor(private readonly deps: AuthDeps) {}
 
-  async register(input: RegisterRequest): Promise<AuthResponse> {
-    const { users, config } = this.deps;
-    const passwordHash = await hashPassword(input.password, config.bcryptCost);
+  async register(input: RegisterRequest, client: Client): Promise<SignedIn> {
+    const { users, passwords, limits, devices } = this.deps;
+    await limits.register(client.ip);
+    // A taken address costs no bcrypt (the insert below still settles a race).
+    if (await users.findByEmail(input.email))
+      throw new AppError('email_taken', MESSAGES.emailTaken);
+    const passwordHash = await passwords.hash(input.password);
     const user = await users.create({
       email: input.email,
       password_hash: passwordHash,
       name: input.name,
     });
     if (!user) throw new AppError('email_taken', MESSAGES.emailTaken);
-    return { ...(await this.startSession(user.id)), user: toUserDto(user) };
+    return {
+      body: { ...(await this.startSession(user.id)), user: toUserDto(user) },
+      device: devices.issue(user.id),
+    };
   }
 
-  async login(input: LoginRequest, ip: string): Promise<AuthResponse> {
-    const { users, config, loginLimit } = this.deps;
-    await loginLimit.consume(input.email, ip);
+  async login(input: LoginRequest, client: Client): Promise<SignedIn> {
+    const { users, passwords, limits, devices } = this.deps;
     const user = await users.findByEmail(input.email);
-    this.dummyHash ??= hashPassword(newOpaqueToken(), config.bcryptCost);
-    const ok = await verifyPassword(input.password, user?.password_hash ?? (await this.dummyHash));
+    const knownDevice = user
+      ? devices.verify(user.id, client.cookies.get(devices.nameFor(user.id)))
+      : null;
+    const attempt = await limits.login(input.email, client.ip, knownDevice ?? undefined);
+    this.dummyHash ??= passwords.hash(newOpaqueToken());
+    const ok = await passwords.verify(
+      input.password,
+      user?.password_hash ?? (await this.dummyHash),
+    );
     if (!user || !ok) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
-    await loginLimit.reset(input.email);
-    return { ...(await this.startSession(user.id)), user: toUserDto(user) };
+    await attempt.succeeded();
+    return {
+      body: { ...(await this.startSession(user.id)), user: toUserDto(user) },
+      device: devices.issue(user.id, knownDevice ?? undefined),
+    };
   }
 
+  /**
+   * Rotates a refresh token. A token rotated less than the grace window ago answers the same
+   * new pair again (two tabs refreshing at once); any later use is taken as theft and ends the
+   * whole sign-in.
+   */
   async refresh(refreshToken: string): Promise<TokenSet> {
-    const { tokens, revocations } = this.deps;
+    const { tokens, revocations, grace } = this.deps;
     const next = newOpaqueToken();
-    const result = await tokens.rotate(sha256Hex(refreshToken), sha256Hex(next));
+    let answer: TokenSet | undefined;
+    const result = await tokens.rotate(
+      sha256Hex(refreshToken),
+      sha256Hex(next),
+      async ({ familyId, userId }) => {
+        answer = this.tokenSet(userId, familyId, next);
+        await grace.remember(refreshToken, answer);
+      },
+    );
+    if (result.outcome === 'rotated' && answer) return answer;
     if (result.outcome === 'reused') {
-      // A rotated token came back: someone holds a copy. End that whole sign-in.
+      const again = result.live ? await grace.recall(refreshToken) : undefined;
+      if (again) return again;
+      // A rotated token came back after its grace: someone holds a copy. End that whole sign-in.
       await tokens.revokeFamily(result.familyId, 'refresh token reuse');
       await revocations.revoke([result.familyId]);
     }
-    if (result.outcome !== 'rotated') {
-      throw new AppError('invalid_refresh_token', MESSAGES.invalidRefreshToken);
-    }
-    return this.tokenSet(result.userId, result.familyId, next);
+    throw new AppError('invalid_refresh_token', MESSAGES.invalidRefreshToken);
   }
 
-  async logout(sessionId: string): Promise<void> {
-    await this.deps.tokens.revokeFamily(sessionId, 'logout');
-    await this.deps.revocations.revoke([sessionId]);
+  /**
+   * Ends a sign-in, named by a live access token, by a refresh token of it (current or already
+   * rotated: a user whose access token expired can still sign out), or both.
+   */
+  async logout(input: { accessToken?: string | null; refreshToken?: string }): Promise<void> {
+    const { tokens, revocations, config } = this.deps;
+    const sessions = new Set<string>();
+    if (input.accessToken) {
+      const claims = verifyAccessToken(config.accessToken, input.accessToken);
+      if (claims && !(await revocations.isRevoked(claims.sessionId)))
+        sessions.add(claims.sessionId);
+    }
+    if (input.refreshToken) {
+      const family = await tokens.familyOf(sha256Hex(input.refreshToken));
+      if (family) sessions.add(family.familyId);
+      else if (sessions.size === 0)
+        throw new AppError('invalid_refresh_token', MESSAGES.invalidRefreshToken);
+    }
+    if (sessions.size === 0) throw unauthorized();
+    for (const sessionId of sessions) await tokens.revokeFamily(sessionId, 'logout');
+    await revocations.revoke([...sessions]);
   }
 
   /**
@@ -89,9 +157,9 @@ export class AuthService {
     email: string,
     ip: string,
   ): Promise<{ message: string; reset_token?: string }> {
-    const { users, tokens, mailer, forgotLimit, config } = this.deps;
+    const { users, tokens, mailer, limits, config } = this.deps;
     const floor = sleep(config.forgotPasswordMinMs);
-    await forgotLimit.consume(email, ip);
+    await limits.forgotPassword(email, ip);
     const token = newOpaqueToken();
     const user = await users.findByEmail(email);
     if (user) {
@@ -115,15 +183,23 @@ export class AuthService {
       : { message: MESSAGES.forgotPasswordSent };
   }
 
-  async resetPassword(input: {
-    email: string;
-    reset_token: string;
-    new_password: string;
-  }): Promise<void> {
-    const { tokens, revocations, config } = this.deps;
-    const passwordHash = await hashPassword(input.new_password, config.bcryptCost);
+  /**
+   * The reset code is checked before any bcrypt, so made-up codes cost one indexed read; a
+   * reset signs out every session and clears the account's rate-limit counters.
+   */
+  async resetPassword(
+    input: { email: string; reset_token: string; new_password: string },
+    ip: string,
+  ): Promise<void> {
+    const { tokens, revocations, passwords, limits } = this.deps;
+    await limits.resetPassword(ip);
+    const tokenHash = sha256Hex(input.reset_token);
+    if (!(await tokens.isResetTokenLive({ tokenHash, email: input.email })))
+      throw new AppError('invalid_reset_token', MESSAGES.invalidResetToken);
+    const passwordHash = await passwords.hash(input.new_password);
+    // Claimed again by a conditional update: of two resets racing with one code, one wins.
     const consumed = await tokens.consumeResetToken({
-      tokenHash: sha256Hex(input.reset_token),
+      tokenHash,
       email: input.email,
       passwordHash,
     });
@@ -131,6 +207,8 @@ export class AuthService {
     // A new password signs out every existing session.
     const families = await tokens.revokeAllForUser(consumed.userId, 'password reset');
     await revocations.revoke(families);
+    // The owner is back in: whatever strangers ran up against the account is forgotten.
+    await limits.clearAccount(input.email);
   }
 
   private resetEmailText(email: string, token: string): string {

@@ -13,6 +13,7 @@ import {
   CREDIT_LIST_PRICE_CENTS,
   CREDITS_PER_GENERATION,
   GENERATION_ORDER,
+  queuePriority,
 } from '@studioshot/pricing';
 import type { Storage } from '@studioshot/storage';
 import {
@@ -61,7 +62,8 @@ export interface GenerationRequest {
   seed?: number;
   /** Queue submit names it; otherwise a batch when several templates are given. */
   taskType?: 'generation' | 'batch_generation';
-  priority: TaskPriority;
+  /** What the client asked for, at most: the plan decides (queuePriority). */
+  priority?: TaskPriority;
   /** Engine settings the request carried (steps, guidance), kept on the task. */
   params?: Record<string, unknown>;
   idempotencyKey?: string;
@@ -99,6 +101,8 @@ export class GenerationService {
       imageTokens: ImageTokens;
       /** How long a Generate call waits for its images before answering 202. */
       waitMs: number;
+      /** DEBUG_PROMPTS: everyone may send a custom prompt. */
+      debugPrompts?: boolean;
       logger: Logger;
     },
   ) {}
@@ -154,6 +158,8 @@ export class GenerationService {
     if (paymentId && items.length > 1)
       throw new AppError('validation_error', 'A generation order renders one template.');
     const taskType = request.taskType ?? (items.length > 1 ? 'batch_generation' : 'generation');
+    // The plans sell queue priority: the plan's, or lower when the client asks for lower.
+    const priority = queuePriority(user.plan_type, 'generation', request.priority);
     if (taskType === 'generation' && items.length > 1)
       throw new AppError(
         'validation_error',
@@ -167,7 +173,7 @@ export class GenerationService {
       paymentId,
       taskType,
       engineKind: source.engineKind,
-      priority: request.priority,
+      priority,
       items,
       imagesPerItem: request.numImages,
       size: request.size,
@@ -182,12 +188,7 @@ export class GenerationService {
       throw new AppError('insufficient_credits', MESSAGES.insufficientCredits);
     if (outcome.outcome === 'existing') return outcome.id;
     try {
-      await this.deps.jobs.enqueueGeneration(
-        outcome.id,
-        taskType,
-        request.priority,
-        source.engineKind,
-      );
+      await this.deps.jobs.enqueueGeneration(outcome.id, taskType, priority, source.engineKind);
     } catch (error) {
       this.deps.logger.error({ err: error, taskId: outcome.id }, 'could not queue a generation');
       // Ending it gives the credits back; should that fail too, the next start queues it.
@@ -385,9 +386,12 @@ export class GenerationService {
             return template;
           })
         : [styleTemplate(request.style, user.gender)];
-    // Custom prompts are for premium annual plans and debug users; others get the template's.
+    // Custom prompts are for premium annual plans and debug users (or everyone under the server's
+    // debug setting); others get the template's.
     const customAllowed =
-      user.is_debug || (user.plan_type === 'premium' && user.subscription_interval === 'annual');
+      this.deps.debugPrompts === true ||
+      user.is_debug ||
+      (user.plan_type === 'premium' && user.subscription_interval === 'annual');
     return templates.map((template) => {
       const variant = request.variant ?? 0;
       if (!template.variants[variant])

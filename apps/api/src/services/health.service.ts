@@ -24,6 +24,8 @@ export class HealthService {
     private readonly version: string,
     /** What production runs with that it normally refuses (an explicit allowance). */
     private readonly warnings: string[] = [],
+    /** DEBUG_PROMPTS: said in every answer, so the web app can show the debug panel. */
+    private readonly debug = false,
   ) {}
 
   async check(): Promise<HealthResponse> {
@@ -44,6 +46,7 @@ export class HealthService {
       redis,
       uptime_s: Math.round((Date.now() - this.startedAt) / 1000),
       ...(this.warnings.length > 0 ? { warnings: this.warnings } : {}),
+      ...(this.debug ? { debug: true as const } : {}),
     };
   }
 }

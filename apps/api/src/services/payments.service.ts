@@ -145,7 +145,8 @@ export class PaymentsService {
     requestKey: string,
   ): Promise<PaymentIntentResponse> {
     const pack = findCreditPackage(packageId);
-    if (!pack) throw new AppError('bad_request', MESSAGES.invalidCreditPack);
+    // A pack the catalogue does not have: nothing by that id to buy.
+    if (!pack) throw new AppError('not_found', MESSAGES.invalidCreditPack);
     return this.createPayment(
       userId,
       'credits',
@@ -168,7 +169,8 @@ export class PaymentsService {
         body?.plan_price !== undefined &&
         Math.round(body.plan_price * 100) !== single.price_cents
       ) {
-        throw new AppError('bad_request', MESSAGES.trainingPaymentFailed);
+        // The fee the page showed is not the one charged now: stale, reload (409).
+        throw new AppError('conflict', MESSAGES.trainingPaymentFailed);
       }
       return this.createPayment(
         userId,
@@ -181,13 +183,14 @@ export class PaymentsService {
     }
     const name = body.plan_name.trim().toLowerCase();
     const plan = PLANS.find((p) => p.id === name || p.name.toLowerCase() === name);
-    if (!plan) throw new AppError('bad_request', MESSAGES.trainingPaymentFailed);
+    if (!plan) throw new AppError('not_found', MESSAGES.trainingPaymentFailed);
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
-    // A payment never lowers a plan (nor sells the one the user already has).
+    // A payment never lowers a plan (nor sells the one the user already has): the account's
+    // state refuses it, not the request's form (409).
     if (tierRank(plan.id) <= tierRank(user.plan_type)) {
       throw new AppError(
-        'bad_request',
+        'conflict',
         `${MESSAGES.trainingPaymentFailed}: you are already on ${findPlan(user.plan_type as PaidPlan)?.name ?? user.plan_type} or a higher plan.`,
       );
     }
@@ -200,8 +203,9 @@ export class PaymentsService {
         body.plan_price !== plan.price_cents) ||
       (body.plan_credits !== undefined && body.plan_credits !== plan.credits)
     ) {
+      // What the page showed is stale (the catalogue moved on): a conflict, reload and retry.
       throw new AppError(
-        'bad_request',
+        'conflict',
         `${MESSAGES.trainingPaymentFailed}: the price shown no longer matches ${plan.name}. Reload the page.`,
       );
     }
@@ -224,7 +228,7 @@ export class PaymentsService {
     const pack = findTrainingPack(quantity);
     if (!pack) {
       throw new AppError(
-        'bad_request',
+        'not_found',
         `${MESSAGES.trainingPurchaseFailed}: choose 1, 3 or 5 trainings.`,
       );
     }
@@ -245,12 +249,12 @@ export class PaymentsService {
   ): Promise<PaymentIntentResponse> {
     if (!planId) throw new AppError('bad_request', MESSAGES.noTargetPlan);
     const plan = findPlan(planId);
-    if (!plan) throw new AppError('bad_request', MESSAGES.upgradeFailed);
+    if (!plan) throw new AppError('not_found', MESSAGES.upgradeFailed);
     const user = await this.deps.users.findById(userId);
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
     if (tierRank(plan.id) <= tierRank(user.plan_type)) {
       throw new AppError(
-        'bad_request',
+        'conflict',
         `${MESSAGES.upgradeFailed}: you are already on ${plan.name} or a higher plan.`,
       );
     }
@@ -345,9 +349,10 @@ export class PaymentsService {
     // Another user's payment is answered exactly like a missing one.
     if (!payment || payment.user_id !== userId)
       throw new AppError('payment_not_found', MESSAGES.confirmFailed);
+    // The payment exists but paid for something else: it conflicts with this confirm (409).
     if (!kinds.includes(payment.kind)) {
       throw new AppError(
-        'bad_request',
+        'conflict',
         `${MESSAGES.confirmFailed}: this payment is not for that purchase.`,
       );
     }
@@ -356,7 +361,7 @@ export class PaymentsService {
       (expect.itemId !== payment.item_id || expect.amountCents !== payment.amount_cents)
     ) {
       throw new AppError(
-        'bad_request',
+        'conflict',
         `${MESSAGES.confirmFailed}: the pack or amount does not match the payment.`,
       );
     }
@@ -393,7 +398,7 @@ export class PaymentsService {
     if (!payment || payment.user_id !== userId)
       throw new AppError('payment_not_found', MESSAGES.paymentNotFound);
     if (payment.kind !== 'generation')
-      throw new AppError('bad_request', MESSAGES.paymentNotForGeneration);
+      throw new AppError('conflict', MESSAGES.paymentNotForGeneration);
     if (!payment.fulfilled_at) {
       const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
       if (!intent || intent.status !== 'succeeded')

@@ -21,8 +21,12 @@ import type { Storage, StoredObject } from '@studioshot/storage';
  *      white, fitted inside 1024 x 1024 without enlarging, JPEG quality 85 (the spec's
  *      optimisation), plus a 256 px JPEG thumbnail made from that output.
  *
- * The original is kept as received (it passed every check above); its SHA-256 identifies it.
- * Everything works from files on disk and streams: no whole file is ever read into memory.
+ *   5. the original, kept at full size in its own format but re-encoded like the copies: upright,
+ *      no metadata (a phone's EXIF carries where the photo was taken), sRGB.
+ *
+ * The SHA-256 of the file as received identifies it (the same upload twice is one photo).
+ * Everything works from files on disk and streams: no whole file is ever read into memory
+ * (except a photo that must be turned by 90 or 180 degrees: its decoded pixels are held to turn it).
  */
 
 // The first two are the spec's (the same strings as MESSAGES.invalidFileType / fileTooLarge in
@@ -44,6 +48,8 @@ const CONTENT_TYPES: Record<PhotoFormat, string> = {
   webp: 'image/webp',
 };
 const EXTENSIONS: Record<PhotoFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
+/** JPEG and WebP quality of the kept original: visually lossless, a fraction of lossless size. */
+const ORIGINAL_QUALITY = 95;
 const FORMAT_BY_MIME = new Map<string, PhotoFormat>([
   ['image/jpeg', 'jpeg'],
   ['image/png', 'png'],
@@ -140,19 +146,22 @@ export interface ProcessedPhoto {
   /** The original's dimensions as displayed, i.e. after EXIF orientation. */
   width: number;
   height: number;
-  /** The original's size in bytes. */
+  /** The size in bytes of the file as received. */
   sizeBytes: number;
-  /** SHA-256 (hex) of the original bytes. */
+  /** SHA-256 (hex) of the file as received. */
   contentHash: string;
   files: {
-    /** The input file itself, as received; this service never moves or deletes it. */
+    /** The original to keep: upright, metadata-free, full size, its own format. In a temp directory. */
     original: string;
     /** Oriented, metadata-free, fitted inside maxDimension, JPEG. In a temp directory. */
     optimized: string;
     /** JPEG thumbnail, in the same temp directory. */
     thumbnail: string;
   };
-  /** `width`/`height` as stored in the file, before orientation. */
+  /**
+   * The original to keep (upright, so `width`/`height` equal `orientedWidth`/`orientedHeight`);
+   * `orientation` is the EXIF orientation the upload had, now applied to the pixels.
+   */
   original: PhotoFileInfo & { orientedWidth: number; orientedHeight: number; orientation?: number };
   optimized: PhotoFileInfo;
   thumbnail: PhotoFileInfo;
@@ -325,9 +334,11 @@ export class PhotoProcessingService {
       try {
         const optimizedPath = path.join(workDir, 'optimized.jpg');
         const thumbnailPath = path.join(workDir, 'thumbnail.jpg');
-        const [contentHash, optimized] = await Promise.all([
+        const originalPath = path.join(workDir, `original.${EXTENSIONS[inspection.format]}`);
+        const [contentHash, optimized, original] = await Promise.all([
           sha256File(filePath),
           this.optimize(filePath, optimizedPath),
+          this.cleanOriginal(filePath, originalPath, inspection.format),
         ]);
         const thumbnail = await sharp(optimizedPath, { limitInputPixels: this.limits.maxPixels })
           .resize({
@@ -352,15 +363,15 @@ export class PhotoProcessingService {
           height: inspection.orientedHeight,
           sizeBytes: inspection.bytes,
           contentHash,
-          files: { original: filePath, optimized: optimizedPath, thumbnail: thumbnailPath },
+          files: { original: originalPath, optimized: optimizedPath, thumbnail: thumbnailPath },
           original: {
             format: inspection.format,
             contentType: inspection.contentType,
-            width: inspection.width,
-            height: inspection.height,
-            bytes: inspection.bytes,
-            orientedWidth: inspection.orientedWidth,
-            orientedHeight: inspection.orientedHeight,
+            width: original.width,
+            height: original.height,
+            bytes: original.size,
+            orientedWidth: original.width,
+            orientedHeight: original.height,
             orientation: inspection.orientation,
           },
           optimized: jpeg(optimized),
@@ -375,7 +386,7 @@ export class PhotoProcessingService {
   }
 
   /**
-   * `process`, then stores the original (as received), the optimised photo and the thumbnail as
+   * `process`, then stores the original (upright, without metadata), the optimised photo and the thumbnail as
    * `<prefix>/original.<ext>`, `<prefix>/optimized.jpg` and `<prefix>/thumbnail.jpg`. Temporary
    * files are removed whatever happens; if a put fails, what was already stored is deleted. The
    * input file is not deleted: it belongs to the caller (multer's temp file).
@@ -409,9 +420,35 @@ export class PhotoProcessingService {
     }
   }
 
+  /**
+   * The original as it is kept: full size and its own format, but upright (EXIF orientation
+   * applied to the pixels) and without any metadata: no EXIF (camera, time, GPS position), XMP,
+   * IPTC or ICC profile (colours converted to sRGB). Near-lossless quality: this is the copy
+   * training may read. Also cleans originals stored before this existed (original-cleanup.ts).
+   */
+  async cleanOriginal(input: string, output: string, format: PhotoFormat): Promise<OutputInfo> {
+    return this.decodeFailsAsCorrupt(() => {
+      const image = sharp(input, {
+        limitInputPixels: this.limits.maxPixels,
+        failOn: 'truncated',
+        sequentialRead: true,
+        autoOrient: true,
+      });
+      // Huffman optimisation would hold every coefficient of the image in memory: off, so the
+      // re-encode streams (about 30 MB for 48 MP instead of about 300 MB).
+      const encoded =
+        format === 'jpeg'
+          ? image.jpeg({ quality: ORIGINAL_QUALITY, optimiseCoding: false, mozjpeg: false })
+          : format === 'png'
+            ? image.png()
+            : image.webp({ quality: ORIGINAL_QUALITY });
+      return encoded.toFile(output);
+    });
+  }
+
   private async optimize(input: string, output: string): Promise<OutputInfo> {
-    try {
-      return await sharp(input, {
+    return this.decodeFailsAsCorrupt(() =>
+      sharp(input, {
         // Defence in depth: the header was checked, but libvips enforces the limit too.
         limitInputPixels: this.limits.maxPixels,
         // Truncated or corrupt pixel data fails; harmless decoder warnings (common in camera
@@ -428,7 +465,14 @@ export class PhotoProcessingService {
         })
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: this.quality, mozjpeg: false })
-        .toFile(output);
+        .toFile(output),
+    );
+  }
+
+  /** A decode that fails is the photo's fault (corrupt); failing to write is ours. */
+  private async decodeFailsAsCorrupt(encode: () => Promise<OutputInfo>): Promise<OutputInfo> {
+    try {
+      return await encode();
     } catch (error) {
       // Our side failing to write (disk full, permissions) is not the photo's fault.
       if (error instanceof Error && /ENOSPC|EACCES|EROFS|No space left/i.test(error.message)) {

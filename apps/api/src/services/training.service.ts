@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  MIN_PHOTOS,
   type EngineKind,
   type ErrorCode,
   type ModelsStatus,
@@ -9,6 +10,7 @@ import {
   type TrainingJob,
   type TrainingStatus,
 } from '@studioshot/contracts';
+import { queuePriority } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
@@ -40,6 +42,7 @@ const REFUSALS: Record<Refusal, [ErrorCode, string]> = {
   session_not_found: ['not_found', MESSAGES.sessionNotFound],
   session_not_ready: ['conflict', MESSAGES.sessionNotReady],
   session_already_trained: ['conflict', MESSAGES.sessionAlreadyTrained],
+  too_few_photos: ['conflict', MESSAGES.minPhotos],
   // The same eligibility answers as creating an upload session.
   no_plan: ['forbidden', MESSAGES.planRequired],
   limit_reached: ['forbidden', MESSAGES.trainingLimit],
@@ -69,18 +72,23 @@ export class TrainingService {
   async start(userId: string, request: StartTrainingRequest): Promise<StartTrainingResponse> {
     if (request.user_id !== undefined && request.user_id !== userId)
       throw new AppError('forbidden', MESSAGES.trainingForAnotherUser);
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    // The plan decides; the client may only ask for less.
+    const priority = queuePriority(user.plan_type, 'training', request.priority);
     const outcome = await this.deps.training.create({
       userId,
       sessionId: request.session_id,
       name: request.model_name,
       triggerWord: request.trigger_word,
       modelType: this.deps.modelType,
-      priority: request.priority,
+      priority,
       message: QUEUED_MESSAGE,
+      minPhotos: MIN_PHOTOS,
     });
     if (!outcome.created) throw new AppError(...REFUSALS[outcome.reason]);
     try {
-      await this.deps.jobs.enqueueTraining(outcome.taskId, request.priority, this.deps.modelType);
+      await this.deps.jobs.enqueueTraining(outcome.taskId, priority, this.deps.modelType);
     } catch (error) {
       this.deps.logger.error({ err: error, taskId: outcome.taskId }, 'could not queue a training');
       // Should the release fail too, the task stays queued and the next start queues it.

@@ -118,6 +118,8 @@ export class UploadsService {
           height: processed.height,
           size_bytes: processed.sizeBytes,
           content_hash: processed.contentHash,
+          // The pipeline stored it upright and without metadata: nothing for the cleanup to do.
+          original_clean: true,
         },
       );
       if (added === 'duplicate') throw new AppError('conflict', MESSAGES.duplicatePhoto);
@@ -133,7 +135,8 @@ export class UploadsService {
 
   async removePhoto(userId: string, photoId: string): Promise<void> {
     const photo = await this.deps.uploads.deletePhoto(photoId, userId);
-    if (!photo) throw new AppError('not_found', MESSAGES.photoNotFound);
+    if (photo === 'not_found') throw new AppError('not_found', MESSAGES.photoNotFound);
+    if (photo === 'closed') throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
     await this.deps.jobs.enqueueSetRejudge(photo.session_id);
     await Promise.allSettled(
       [photo.original_key, photo.optimized_key, photo.thumbnail_key].map((key) =>
@@ -166,21 +169,28 @@ export class UploadsService {
     return { status: effectiveStatus(session), training_id: session.training_id };
   }
 
-  /** Closes the set for training: every check done, and at least 10 usable photos. */
+  /**
+   * Closes the set for training: every check done, and at least 10 usable photos. Counted and
+   * closed under the session's lock, so photos deleted meanwhile cannot leave fewer.
+   */
   async complete(userId: string, sessionId: string) {
     await this.openSessionFor(userId, sessionId);
-    const photos = await this.deps.uploads.listPhotos(sessionId);
-    if (photos.some((p) => p.check_status === 'pending'))
-      throw new AppError('conflict', MESSAGES.checksStillRunning);
+    const { photos } = await this.deps.uploads.completeSession(sessionId, (locked, photos) => {
+      if (locked.status !== 'uploading')
+        throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
+      if (locked.expires_at.getTime() <= Date.now())
+        throw new AppError('gone', MESSAGES.sessionExpired);
+      if (photos.some((p) => p.check_status === 'pending'))
+        throw new AppError('conflict', MESSAGES.checksStillRunning);
+      const usable = photos.filter((p) => p.usable === true).length;
+      if (usable < MIN_PHOTOS) {
+        throw new AppError(
+          'bad_request',
+          `${MESSAGES.minPhotos}: ${usable} of your photos can be used so far.`,
+        );
+      }
+    });
     const usable = photos.filter((p) => p.usable === true).length;
-    if (usable < MIN_PHOTOS) {
-      throw new AppError(
-        'bad_request',
-        `${MESSAGES.minPhotos}: ${usable} of your photos can be used so far.`,
-      );
-    }
-    const done = await this.deps.uploads.completeSession(sessionId);
-    if (!done) throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
     return {
       uploaded_files: photos.length,
       usable_files: usable,

@@ -1,5 +1,6 @@
 import {
   WS_CLOSE,
+  WS_PATH,
   ZWsClientMessageSchema,
   type WsClientMessage,
   type WsServerMessage,
@@ -18,7 +19,6 @@ import {
 } from '../services/tokens.js';
 import type { TrainingService } from '../services/training.service.js';
 
-const WS_PATH = '/ws';
 /** The first message must authenticate within this time. */
 const AUTH_TIMEOUT_MS = 5000;
 /** Sockets are pinged this often; one that did not answer the previous ping is dropped. */

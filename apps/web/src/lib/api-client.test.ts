@@ -1,6 +1,13 @@
 import { MESSAGES } from '@studioshot/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, CLIENT_ERROR_CODES, createApiClient, errorMessage } from './api-client';
+import { z } from 'zod';
+import {
+  ApiError,
+  CLIENT_ERROR_CODES,
+  createApiClient,
+  errorMessage,
+  INVALID_RESPONSE_DETAIL,
+} from './api-client';
 import { createMemoryStorage, STORAGE_KEYS, type KeyValueStorage } from './storage';
 
 interface Call {
@@ -86,7 +93,8 @@ describe('api client', () => {
     const client = createApiClient({ fetch: server.fetchImpl, storage, onTokensRefreshed });
 
     const paths = ['/api/v1/a', '/api/v1/b', '/api/v1/c', '/api/v1/d', '/api/v1/e'];
-    const results = await Promise.all(paths.map((p) => client.get<{ token: string }>(p)));
+    const answer = z.object({ token: z.string() });
+    const results = await Promise.all(paths.map((p) => client.get(p, { schema: answer })));
 
     const refreshCalls = server.calls.filter((c) => c.url.endsWith('/auth/refresh'));
     expect(refreshCalls).toHaveLength(1);
@@ -283,5 +291,40 @@ describe('api client', () => {
     expect(new Headers(init.headers).get('Content-Type')).toBe('application/json');
     expect(new Headers(init.headers).get('Authorization')).toBeNull();
     expect(init.body).toBe('{"email":"a@b.co"}');
+  });
+
+  it('parses an answer with the contract schema it names, and resolves to what that gives', async () => {
+    const fetchImpl = vi.fn(async () => json(200, { jobs: [{ id: 'a' }], extra: true }));
+    const client = createApiClient({ fetch: fetchImpl, storage: createMemoryStorage() });
+    const schema = z.object({
+      jobs: z.array(z.object({ id: z.string(), progress: z.number().default(0) })),
+    });
+
+    const jobs = await client.get('/api/v1/training/jobs', { schema });
+
+    expect(jobs).toEqual({ jobs: [{ id: 'a', progress: 0 }] });
+  });
+
+  it('fails an answer that does not match its contract as an invalid response', async () => {
+    const fetchImpl = vi.fn(async () => json(200, { jobs: 'none' }));
+    const client = createApiClient({ fetch: fetchImpl, storage: createMemoryStorage() });
+    const schema = z.object({ jobs: z.array(z.unknown()) });
+
+    const named = await client
+      .get('/api/v1/training/jobs', { schema, invalid: MESSAGES.trainingStatusFailed })
+      .catch((e) => e);
+    const unnamed = await client.post('/api/v1/x', {}, { schema }).catch((e) => e);
+
+    expect(named).toBeInstanceOf(ApiError);
+    expect(named).toMatchObject({
+      status: 0,
+      code: CLIENT_ERROR_CODES.invalidResponse,
+      detail: MESSAGES.trainingStatusFailed,
+      body: { jobs: 'none' },
+    });
+    expect(unnamed).toMatchObject({
+      code: CLIENT_ERROR_CODES.invalidResponse,
+      detail: INVALID_RESPONSE_DETAIL,
+    });
   });
 });

@@ -49,6 +49,24 @@ export function isSessionExpired(error: unknown): boolean {
   return error instanceof ApiError && error.code === CLIENT_ERROR_CODES.sessionExpired;
 }
 
+/**
+ * A contract schema (packages/contracts), as far as the client needs one: structural, so this
+ * module never imports zod and the landing page's bundle stays small.
+ */
+export interface ResponseSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** The answer's contract: a successful answer is parsed with it, and is what the call resolves to. */
+export interface Parsed<T> {
+  schema: ResponseSchema<T>;
+  /** The detail of the error when the answer does not match (the call's own failure message). */
+  invalid?: string;
+}
+
+/** What a call whose answer does not match its contract fails with, unless it says otherwise. */
+export const INVALID_RESPONSE_DETAIL = 'The server sent an answer this page cannot read.';
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
@@ -75,19 +93,23 @@ export interface ApiClientOptions {
   onTokensRefreshed?: (accessToken: string) => void;
 }
 
+type CallOptions = Omit<RequestOptions, 'method' | 'body'>;
+
+/**
+ * Each call resolves to its answer parsed with the contract schema it names (`{schema}`), or,
+ * without one, to the answer as it came (`unknown`).
+ */
 export interface ApiClient {
-  request<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
-  get<T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>): Promise<T>;
-  post<T = unknown>(
-    path: string,
-    body?: unknown,
-    options?: Omit<RequestOptions, 'method' | 'body'>,
-  ): Promise<T>;
-  patch<T = unknown>(
-    path: string,
-    body?: unknown,
-    options?: Omit<RequestOptions, 'method' | 'body'>,
-  ): Promise<T>;
+  request<T>(path: string, options: RequestOptions & Parsed<T>): Promise<T>;
+  request(path: string, options?: RequestOptions): Promise<unknown>;
+  get<T>(path: string, options: CallOptions & Parsed<T>): Promise<T>;
+  get(path: string, options?: CallOptions): Promise<unknown>;
+  post<T>(path: string, body: unknown, options: CallOptions & Parsed<T>): Promise<T>;
+  post(path: string, body?: unknown, options?: CallOptions): Promise<unknown>;
+  patch<T>(path: string, body: unknown, options: CallOptions & Parsed<T>): Promise<T>;
+  patch(path: string, body?: unknown, options?: CallOptions): Promise<unknown>;
+  delete<T>(path: string, options: CallOptions & Parsed<T>): Promise<T>;
+  delete(path: string, options?: CallOptions): Promise<unknown>;
   /** Renews the token pair, sharing a refresh already in flight. Resolves to the new access token. */
   refreshSession(): Promise<string>;
 }
@@ -232,7 +254,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return refreshSession();
   }
 
-  async function request<T>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
+  async function request(
+    path: string,
+    requestOptions: RequestOptions & Partial<Parsed<unknown>> = {},
+  ): Promise<unknown> {
     const method = requestOptions.method ?? 'GET';
     const timeoutMs = requestOptions.timeoutMs ?? defaultTimeout;
     const send = (token: string | null) =>
@@ -258,14 +283,27 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       answer = await send(renewed);
     }
     if (!answer.ok) throw toApiError(answer);
-    return answer.body as T;
+    const { schema } = requestOptions;
+    if (!schema) return answer.body;
+    const parsed = schema.safeParse(answer.body);
+    if (parsed.success) return parsed.data;
+    throw new ApiError({
+      status: 0,
+      code: CLIENT_ERROR_CODES.invalidResponse,
+      detail: requestOptions.invalid ?? INVALID_RESPONSE_DETAIL,
+      body: answer.body,
+    });
   }
 
+  type Options = CallOptions & Partial<Parsed<unknown>>;
   return {
     request,
-    get: (path, opts) => request(path, { ...opts, method: 'GET' }),
-    post: (path, body, opts) => request(path, { ...opts, method: 'POST', body }),
-    patch: (path, body, opts) => request(path, { ...opts, method: 'PATCH', body }),
+    get: (path: string, opts?: Options) => request(path, { ...opts, method: 'GET' }),
+    post: (path: string, body?: unknown, opts?: Options) =>
+      request(path, { ...opts, method: 'POST', body }),
+    patch: (path: string, body?: unknown, opts?: Options) =>
+      request(path, { ...opts, method: 'PATCH', body }),
+    delete: (path: string, opts?: Options) => request(path, { ...opts, method: 'DELETE' }),
     refreshSession,
-  };
+  } as ApiClient;
 }

@@ -20,9 +20,11 @@ export function isFinalTaskStatus(status: QueueTask['status']): boolean {
   return FINAL_TASK_STATUSES.includes(status);
 }
 
-export async function fetchQueueTask(id: string, signal?: AbortSignal): Promise<QueueTask> {
-  const body = await api.get(`/api/v1/queue/status/${encodeURIComponent(id)}`, { signal });
-  return ZQueueTaskSchema.parse(body);
+export function fetchQueueTask(id: string, signal?: AbortSignal): Promise<QueueTask> {
+  return api.get(`/api/v1/queue/status/${encodeURIComponent(id)}`, {
+    signal,
+    schema: ZQueueTaskSchema,
+  });
 }
 
 const isClientError = (error: unknown) =>

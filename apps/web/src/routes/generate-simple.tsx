@@ -19,6 +19,7 @@ import { useProfile } from '../features/payments/hooks';
 import { useUserModels } from '../features/training/hooks';
 import { bestName } from '../lib/display-name';
 import { toast } from '../lib/toast';
+import { useGenerationExpectation } from '../features/queue/use-durations';
 
 /** The legacy style page (product spec): its defaults and its one button. */
 export const DEFAULT_PROMPT = 'professional headshot in business attire';
@@ -79,6 +80,7 @@ function StyleStudio() {
   const promptHintId = useId();
   const reasonId = useId();
 
+  const expectation = useGenerationExpectation();
   const generation = useGeneration(
     (key) => generateWithStyle({ style: styleId, prompt }, key),
     useCallback((outcome: GenerationState) => {
@@ -199,7 +201,7 @@ function StyleStudio() {
           <GenerationProgress
             state={state}
             title="Generating your headshots"
-            expectation="Usually ready in 10-30 seconds"
+            expectation={expectation}
           />
         </div>
       )}

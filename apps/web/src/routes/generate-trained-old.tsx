@@ -24,6 +24,7 @@ import { useUserModels } from '../features/training/hooks';
 import type { UserModel } from '../features/training/training-api';
 import { bestName } from '../lib/display-name';
 import { toast } from '../lib/toast';
+import { useGenerationExpectation } from '../features/queue/use-durations';
 
 /** Model data refreshes on focus and every 30 s (api spec 7.5), as on /generate-trained. */
 const MODELS_REFRESH_MS = 30_000;
@@ -129,6 +130,7 @@ function ClassicStudio({
   const promptHintId = useId();
   const reasonId = useId();
 
+  const expectation = useGenerationExpectation();
   const generation = useGeneration(
     (key) =>
       generateTrained(
@@ -170,8 +172,8 @@ function ClassicStudio({
           name={bestName(account)}
           credits={credits}
         >
-          1024x1024 headshots from your own trained model, ready in 2-5 minutes. Each generation
-          uses 1 credit and gives you 4 images.{' '}
+          1024x1024 headshots from your own trained model. Each generation uses 1 credit and gives
+          you 4 images.{' '}
           <Link
             to="/generate-trained"
             className="font-medium whitespace-nowrap text-accent-700 underline underline-offset-4"
@@ -303,7 +305,7 @@ function ClassicStudio({
           <GenerationProgress
             state={state}
             title="Generating your headshots"
-            expectation="Usually ready in 2-5 minutes"
+            expectation={expectation}
           />
         </div>
       )}

@@ -14,6 +14,7 @@ import { userModel } from '../features/training/testing';
 import { queueTask } from '../lib/realtime-testing';
 import { FakeWebSocket } from '../test/fake-websocket';
 import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { waitEstimateAnswers } from '../features/queue/testing';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
@@ -127,7 +128,8 @@ describe('/generate-trained: the page', () => {
   });
 
   it('shows the back link, credits, Buy Credits and the low-credit banner at 5 credits or fewer', async () => {
-    studio({ credits_balance: 3 });
+    // Recent generations took 3 minutes: the spec's '2-5 minutes' is true.
+    studio({ credits_balance: 3 }, waitEstimateAnswers({ generation: { median: 180 } }));
     await generateButton();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe(
       '/dashboard',
@@ -140,8 +142,16 @@ describe('/generate-trained: the page', () => {
     expect(screen.queryByRole('heading', { name: 'Running Low on Credits' })).toBeNull();
     // The spec's copy.
     expect(screen.getAllByText(/1024x1024/).length).toBeGreaterThan(0);
-    expect(screen.getByText(/ready in 2-5 minutes/)).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByText('Ready in').nextElementSibling?.textContent).toBe('2-5 minutes'),
+    );
     expect(screen.getByText(/Each generation uses 1 credit/)).toBeTruthy();
+  });
+
+  it('promises no duration while the queue’s estimate is unknown', async () => {
+    studio({ credits_balance: 12 });
+    await generateButton();
+    expect(screen.getByText('Ready in').nextElementSibling?.textContent).toBe('—');
   });
 
   it('plenty of credits: no Buy Credits button and no banner', async () => {
@@ -335,6 +345,8 @@ describe('/generate-trained: generating', () => {
           200,
           queueTask({ id: GENERATION_ID, status: 'queued', progress: 0, message: null }),
         ],
+        // 8 s of queue and an 8 s median: the spec's '10-30 seconds' is true.
+        ...waitEstimateAnswers({ generation: { median: 8, wait: 8, ahead: 1 } }),
       },
     );
     const button = await generateButton();
@@ -346,7 +358,7 @@ describe('/generate-trained: generating', () => {
     expect(bar.getAttribute('aria-valuenow')).toBe('0');
     const busy = screen.getByRole('button', { name: 'Generating...' }) as HTMLButtonElement;
     expect(busy.disabled).toBe(true);
-    expect(screen.getByText('Usually ready in 2-5 minutes')).toBeTruthy();
+    expect(await screen.findByText('Usually ready in 10-30 seconds')).toBeTruthy();
 
     act(() =>
       socket.serverSend({

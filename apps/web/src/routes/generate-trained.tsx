@@ -20,6 +20,7 @@ import { useUserModels } from '../features/training/hooks';
 import type { UserModel } from '../features/training/training-api';
 import { AlertIcon } from '../components/icons';
 import { toast } from '../lib/toast';
+import { useExpectedDuration } from '../features/queue/use-durations';
 
 /** Model data refreshes on focus and every 30 s (api spec 7.5). */
 const MODELS_REFRESH_MS = 30_000;
@@ -143,6 +144,8 @@ function Studio({
   const reasonId = useId();
   const promptHintId = useId();
 
+  const readyIn = useExpectedDuration('generation');
+  const expectation = readyIn ? `Usually ready in ${readyIn}` : null;
   const generation = useGeneration(
     (key) =>
       generateTrained(
@@ -199,8 +202,8 @@ function Studio({
             Premium Headshots
           </h1>
           <p className="mt-2 max-w-2xl text-stone-600">
-            Studio-quality 1024x1024 headshots from your own trained model, ready in 2-5 minutes.
-            Each generation uses 1 credit and gives you 4 images.
+            Studio-quality 1024x1024 headshots from your own trained model. Each generation uses 1
+            credit and gives you 4 images.
           </p>
         </div>
         <div className="flex shrink-0 flex-wrap items-center gap-3">
@@ -386,7 +389,9 @@ function Studio({
                 ['Model', model.name || model.id.slice(0, 8)],
                 ['Style', currentStyleName],
                 ['Images', '4 headshots, 1024x1024'],
-                ['Ready in', '2-5 minutes'],
+                // From the queue's estimate (durations.ts); the row keeps its place while that
+                // is unknown, so nothing moves when it arrives.
+                ['Ready in', readyIn ?? '—'],
                 ['Cost', '1 credit'],
               ].map(([label, value]) => (
                 <div key={label} className="flex justify-between gap-4">
@@ -423,7 +428,7 @@ function Studio({
             <GenerationProgress
               state={state}
               title="Generating your headshots"
-              expectation="Usually ready in 2-5 minutes"
+              expectation={expectation}
             />
           )}
           {state.phase === 'failed' && (

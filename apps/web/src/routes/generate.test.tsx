@@ -476,7 +476,19 @@ describe('/generate: the debug prompt panel', () => {
   it("the server's debug setting shows it to everyone, without the custom prompt", async () => {
     studio(
       { credits_balance: 10 },
-      { 'GET /health': () => [200, { status: 'ok', version: 'abcdef1234', debug: true }] },
+      {
+        'GET /health': () => [
+          200,
+          {
+            status: 'ok',
+            version: 'abcdef1234',
+            database: 'up',
+            redis: 'up',
+            uptime_s: 12,
+            debug: true,
+          },
+        ],
+      },
     );
     await generateButton();
     const debug = await screen.findByRole('region', { name: 'Debug: prompt' });

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { waitEstimateAnswers } from '../features/queue/testing';
 import { STORAGE_KEYS } from '../lib/storage';
 import { renderApp, signIn, stubApi } from '../test/app-harness';
 
@@ -142,5 +143,45 @@ describe('landing', () => {
     const nav = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toBeTruthy();
     expect(within(nav).queryByRole('link', { name: 'Sign In' })).toBeNull();
+  });
+
+  describe('the time to results: what the queue and the engine give, else no promise', () => {
+    const claim = () =>
+      screen.getByRole('region', { name: 'At a glance' }).querySelectorAll('dd')[1]?.textContent;
+
+    it('signed out: the queue cannot be asked, so no duration is claimed', async () => {
+      const fetchMock = stubApi({});
+      renderApp('/');
+      await screen.findByRole('button', { name: 'Start Creating' });
+      expect(document.body.textContent).not.toMatch(/minute/);
+      expect(claim()).toBe('1 credit');
+      expect(screen.getByRole('heading', { name: 'No studio booking' })).toBeTruthy();
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/queue/'))).toBe(false);
+    });
+
+    it('signed in, a fast queue: the spec’s "under 10 minutes"', async () => {
+      signIn();
+      stubApi(
+        waitEstimateAnswers({ training: { median: 14, wait: 0 }, generation: { median: 2 } }),
+      );
+      renderApp('/');
+      expect(
+        await screen.findByRole('heading', { name: 'Results in under 10 minutes' }),
+      ).toBeTruthy();
+      expect(claim()).toBe('< 10 min');
+    });
+
+    it('signed in, a long queue: the figure instead', async () => {
+      signIn();
+      stubApi(
+        waitEstimateAnswers({
+          training: { median: 20 * 60, wait: 40 * 60, ahead: 2 },
+          generation: { median: 3 * 60 },
+        }),
+      );
+      renderApp('/');
+      expect(await screen.findByRole('heading', { name: 'Results in about 1 hour' })).toBeTruthy();
+      expect(claim()).toBe('~1 h 3 min');
+    });
   });
 });

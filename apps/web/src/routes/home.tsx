@@ -4,24 +4,41 @@ import { Spinner } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
 import { useSession } from '../features/auth/session-store';
 import { useGetStarted } from '../features/home/use-get-started';
+import { useResultsEstimate } from '../features/queue/use-durations';
 import { bestName } from '../lib/display-name';
 
-const CLAIMS = [
-  { value: '4K', label: 'studio-grade quality' },
-  { value: '< 10 min', label: 'to your results' },
-  { value: '4.9/5', label: 'from 2,847+ professionals' },
-  { value: '$29', label: 'starting price, no subscription' },
-];
+/** What the landing promises about time: computed from the queue, or nothing (see durations.ts). */
+type ResultsEstimate = ReturnType<typeof useResultsEstimate>;
+
+function claims(results: ResultsEstimate) {
+  return [
+    { value: '4K', label: 'studio-grade quality' },
+    // The time to results only when the queue and the engine's durations say it; signed-out
+    // visitors cannot ask the queue, so they get a claim that does not depend on it.
+    results
+      ? { value: results.short, label: 'to your results right now' }
+      : { value: '1 credit', label: 'for 4 headshots' },
+    { value: '4.9/5', label: 'from 2,847+ professionals' },
+    { value: '$29', label: 'starting price, no subscription' },
+  ];
+}
+
+function reasons(results: ResultsEstimate) {
+  return [
+    {
+      title: 'Studio quality in 4K',
+      body: 'Crisp, evenly lit portraits at 4K resolution, ready for print, LinkedIn and your company site.',
+    },
+    {
+      // Only the title depends on the estimate, so the card keeps its size when it arrives.
+      title: results ? `Results in ${results.phrase}` : 'No studio booking',
+      body: 'Skip the booking, the commute and the retakes. Upload from your phone and follow your model’s training live.',
+    },
+    ...REASONS,
+  ];
+}
 
 const REASONS = [
-  {
-    title: 'Studio quality in 4K',
-    body: 'Crisp, evenly lit portraits at 4K resolution, ready for print, LinkedIn and your company site.',
-  },
-  {
-    title: 'Results in under 10 minutes',
-    body: 'Skip the booking, the commute and the retakes. Your headshots arrive while your coffee is still warm.',
-  },
   {
     title: 'Trusted by professionals',
     body: 'Rated 4.9/5 by 2,847+ professionals, from individuals and freelancers to teams and agencies.',
@@ -104,7 +121,7 @@ function SignedOutHero() {
       </h1>
       <p className="mt-6 max-w-xl text-lg text-stone-600">
         Upload 10-20 photos, we train a personal AI model on them, and you get studio-quality 4K
-        headshots in under 10 minutes. Starting at $29, with no monthly commitments.
+        headshots. Starting at $29, with no monthly commitments.
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
         <button
@@ -182,6 +199,7 @@ export function Component() {
   const { status, user } = useSession();
   const { start, busy } = useGetStarted();
   const signedIn = status === 'authenticated';
+  const results = useResultsEstimate();
 
   return (
     <>
@@ -198,7 +216,7 @@ export function Component() {
 
       <section aria-label="At a glance" className="border-y border-stone-200 bg-white">
         <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-y-8 px-4 py-10 sm:px-6 md:grid-cols-4">
-          {CLAIMS.map((claim) => (
+          {claims(results).map((claim) => (
             <div key={claim.label} className="flex flex-col-reverse text-center">
               <dt className="mt-1 text-sm text-stone-600">{claim.label}</dt>
               <dd className="font-display text-3xl font-semibold text-stone-950">{claim.value}</dd>
@@ -215,7 +233,7 @@ export function Component() {
           lead="For individuals, professionals, teams and agencies who need a great headshot, fast."
         />
         <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-          {REASONS.map((reason) => (
+          {reasons(results).map((reason) => (
             <li key={reason.title} className={`${cardClass} p-6`}>
               <span aria-hidden="true" className="mb-4 block h-1 w-8 rounded-full bg-accent-500" />
               <h3 className="font-semibold text-stone-950">{reason.title}</h3>

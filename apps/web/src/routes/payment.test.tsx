@@ -105,6 +105,7 @@ describe('/payment checkout', () => {
           message: 'Your professional plan is active. Now upload photos to train your AI model.',
           plan_type: 'professional',
           training_limit: 5,
+          credits_awarded: 8,
         },
       ],
     });
@@ -205,7 +206,12 @@ describe('/payment checkout', () => {
       'POST /api/v1/payments/create-upgrade': () => [200, intentAnswer(9900)],
       'POST /api/v1/payments/confirm-plan-subscription': () => [
         200,
-        { message: 'Your premium plan is active. Now upload photos to train your AI model.' },
+        {
+          message: 'Your premium plan is active. Now upload photos to train your AI model.',
+          plan_type: 'premium',
+          training_limit: 10,
+          credits_awarded: 16,
+        },
       ],
     });
     const router = renderApp('/payment?type=upgrade&from=starter');

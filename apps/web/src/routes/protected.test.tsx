@@ -36,10 +36,12 @@ describe('/dashboard', () => {
   it('welcomes the user and logs out to / (server told, storage cleared)', async () => {
     signIn({ name: '', full_name: 'Ada King' });
     let logoutAuthorization: string | null = null;
+    let logoutBody: unknown;
     stubApi({
       'GET /api/v1/users/profile': () => [200, { ...TEST_USER, name: '', full_name: 'Ada King' }],
-      'POST /api/v1/auth/logout': ({ headers }) => {
+      'POST /api/v1/auth/logout': ({ headers, body }) => {
         logoutAuthorization = headers.get('Authorization');
+        logoutBody = body;
         return [200, { message: 'Signed out' }];
       },
     });
@@ -50,6 +52,8 @@ describe('/dashboard', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     await waitFor(() => expect(logoutAuthorization).toBe('Bearer stored-access'));
+    // The refresh token goes too: the server ends the sign-in even if the access token expired.
+    expect(logoutBody).toEqual({ refresh_token: 'stored-refresh' });
     expect(window.localStorage.getItem(STORAGE_KEYS.accessToken)).toBeNull();
     expect(window.localStorage.getItem(STORAGE_KEYS.refreshToken)).toBeNull();
     expect(window.localStorage.getItem(STORAGE_KEYS.user)).toBeNull();

@@ -10,6 +10,7 @@ import {
 } from '../features/generation/testing';
 import { queueTask } from '../lib/realtime-testing';
 import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { waitEstimateAnswers } from '../features/queue/testing';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
@@ -53,10 +54,13 @@ const ready = () =>
 
 describe('/results/{sessionId}', () => {
   it('waits 2 seconds with a visible countdown before it begins', async () => {
-    const { bodies } = results({ [CALL]: () => [200, PAID] });
+    const { bodies } = results({
+      [CALL]: () => [200, PAID],
+      ...waitEstimateAnswers({ generation: { median: 12 } }),
+    });
     expect(await screen.findByRole('heading', { name: 'Preparing your headshots' })).toBeTruthy();
     expect(screen.getByText(/Starting your generation in 2 seconds/)).toBeTruthy();
-    expect(screen.getByText(/usually takes 10-30 seconds/)).toBeTruthy();
+    expect(await screen.findByText(/usually takes 10-30 seconds/)).toBeTruthy();
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(screen.getByText(/Starting your generation in 1 second\.\.\./)).toBeTruthy();
     expect(bodies()).toHaveLength(0);
@@ -139,11 +143,12 @@ describe('/results/{sessionId}', () => {
           message: done ? 'Done' : 'Rendering headshot 2 of 4',
         }),
       ],
+      ...waitEstimateAnswers({ generation: { median: 40 } }),
     });
     await screen.findByRole('heading', { name: 'Preparing your headshots' });
     await passTheWait();
     const bar = await screen.findByRole('progressbar', { name: 'Generation progress' });
-    expect(screen.getByText('This usually takes 10-30 seconds')).toBeTruthy();
+    expect(await screen.findByText('This usually takes about 40 seconds')).toBeTruthy();
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('30'));
     expect(screen.getAllByText('Rendering headshot 2 of 4').length).toBeGreaterThan(0);
 

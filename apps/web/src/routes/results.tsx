@@ -22,11 +22,11 @@ import {
   DEFAULT_GENERATION_PROMPT,
   DEFAULT_GENERATION_STYLE,
 } from '../features/payments/payment-params';
+import { useExpectedDuration } from '../features/queue/use-durations';
 
 /** The spec's 'Post-payment' failure message (error catalogue). */
 const POST_PAYMENT_FAILED = 'Failed to generate images';
 const NO_RESULTS_FALLBACK = 'Unable to generate images at this time.';
-const EXPECTATION = 'This usually takes 10-30 seconds';
 
 const USES = [
   {
@@ -92,6 +92,7 @@ function PaidResults({
 }) {
   const styles = useStyles();
   const label = styleLabel(style, styles.data);
+  const readyIn = useExpectedDuration('generation');
   const generation = useGeneration(
     // The payment is the key: a reload asks for the generation this payment already has.
     () => generateForPayment({ paymentIntent, style, prompt }),
@@ -129,8 +130,8 @@ function PaidResults({
           <p className="mt-3 text-stone-600">
             {secondsLeft !== null
               ? `Starting your generation in ${secondsLeft} ${secondsLeft === 1 ? 'second' : 'seconds'}...`
-              : 'Starting your generation...'}{' '}
-            {EXPECTATION}.
+              : 'Starting your generation...'}
+            {readyIn && ` This usually takes ${readyIn}.`}
           </p>
         </div>
       </section>
@@ -144,7 +145,7 @@ function PaidResults({
         <GenerationProgress
           state={state}
           title="Generating your professional headshots"
-          expectation={EXPECTATION}
+          expectation={readyIn ? `This usually takes ${readyIn}` : null}
         />
         <p className="mt-4 text-center text-sm text-stone-600">
           {label} style. You can stay on this page; your headshots appear here when they are ready.

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JOB_ID, SESSION_ID, trainingJob } from '../features/training/testing';
 import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { waitEstimateAnswers } from '../features/queue/testing';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
@@ -63,6 +64,8 @@ describe('/training/start', () => {
   it('names the model (default from the user) and starts; started state, then the dashboard after 3 s', async () => {
     const sent: unknown[] = [];
     const { router } = openStart({
+      // One training ahead and a worker: 14 s of wait and a 14 s median, as the studio engine does.
+      ...waitEstimateAnswers({ training: { median: 14, wait: 14, ahead: 1 } }),
       'POST /api/v1/training/start': ({ body }) => {
         sent.push(body);
         return [
@@ -76,7 +79,11 @@ describe('/training/start', () => {
     });
     const startForm = await form();
     expect(screen.getByText(/12 photos are ready for training/)).toBeTruthy();
-    expect(within(startForm).getByText(/about 2 hours/)).toBeTruthy();
+    expect(
+      await within(startForm).findByText(
+        'Training should take about 30 seconds, going by the queue right now and our recent trainings. You can follow it live.',
+      ),
+    ).toBeTruthy();
     expect(within(startForm).getByText('Training cannot be stopped once started.')).toBeTruthy();
     const name = within(startForm).getByRole('textbox', { name: 'Model name' }) as HTMLInputElement;
     expect(name.value).toBe("Ada's Headshot Model");
@@ -93,8 +100,7 @@ describe('/training/start', () => {
         session_id: SESSION_ID,
       },
     ]);
-    expect(screen.getByText(/Training usually takes about 2 hours/)).toBeTruthy();
-    expect(screen.getByText(/much faster/)).toBeTruthy();
+    expect(screen.getByText(/Training should take about 30 seconds/)).toBeTruthy();
     expect(screen.getByText('Training cannot be stopped once started.')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/training/start');
     await vi.advanceTimersByTimeAsync(3_000);
@@ -210,13 +216,15 @@ describe('/training/start', () => {
         sessionStatus({ training_id: JOB_ID }),
       ],
       [`GET /api/v1/training/jobs/${JOB_ID}`]: () => [200, trainingJob({ progress: 64 })],
+      // No extrapolation from the API yet: the rest of a measured 10-minute median.
+      ...waitEstimateAnswers({ training: { median: 600 } }),
     });
     expect(await screen.findByRole('heading', { name: 'Ada Portraits' })).toBeTruthy();
     expect(
       screen.getByRole('progressbar', { name: 'Training progress' }).getAttribute('aria-valuenow'),
     ).toBe('64');
     expect(screen.getByText('12 photos')).toBeTruthy();
-    expect(screen.getByText('About 4 minutes remaining')).toBeTruthy();
+    expect(await screen.findByText('About 4 minutes remaining')).toBeTruthy();
     expect(await screen.findByRole('status', { name: /^Connection: / })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Start training' })).toBeNull();
@@ -267,7 +275,10 @@ describe('/training/start', () => {
   });
 
   it('without a session or a training: Upload your photos first', async () => {
-    openStart({ 'GET /api/v1/training/jobs': () => [200, []] }, { entry: '/training/start' });
+    openStart(
+      { 'GET /api/v1/training/jobs': () => [200, { jobs: [] }] },
+      { entry: '/training/start' },
+    );
     expect(await screen.findByRole('heading', { name: 'Upload your photos first' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Upload Photos' }).getAttribute('href')).toBe(
       '/upload',

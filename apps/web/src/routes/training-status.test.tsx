@@ -24,8 +24,10 @@ function openStatus(
 const toasts = () => screen.getByRole('region', { name: 'Notifications' });
 
 describe('/training/{id}', () => {
-  it('shows live progress: bar, percent, step, photos, minutes remaining, connection', async () => {
-    openStatus(() => [200, trainingJob({ progress: 41 })]);
+  it('shows live progress: bar, percent, step, photos, time remaining, connection', async () => {
+    // The API extrapolates the job's own progress: 6 minutes to go.
+    const finish = new Date(Date.now() + 6 * 60_000 + 10_000).toISOString();
+    openStatus(() => [200, trainingJob({ progress: 41, estimated_completion: finish })]);
     expect(await screen.findByRole('heading', { name: 'Ada Portraits' })).toBeTruthy();
     const bar = screen.getByRole('progressbar', { name: 'Training progress' });
     expect(bar.getAttribute('aria-valuenow')).toBe('41');
@@ -34,7 +36,7 @@ describe('/training/{id}', () => {
     expect(screen.getByText('Learning your features (step 4 of 10)')).toBeTruthy();
     expect(screen.getByText('12 photos')).toBeTruthy();
     expect(screen.getByText('About 6 minutes remaining')).toBeTruthy();
-    expect(screen.getByText('Minutes remaining').nextElementSibling?.textContent).toBe('6');
+    expect(screen.getByText('Time remaining').nextElementSibling?.textContent).toBe('6 min');
     expect(screen.getByText(/cannot be stopped once started/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Go to Dashboard' }).getAttribute('href')).toBe(
       '/dashboard',

@@ -297,10 +297,18 @@ describe('/upload flow', () => {
       new File(['x'], 'notes.txt', { type: 'text/plain' }),
       new File(['x'], 'anim.gif', { type: 'image/gif' }),
     ]);
-    expect(await screen.findByText('Please only upload image files')).toBeTruthy();
+    // The toasts say it once; the list beside the drop zone keeps each file's reason.
+    const notAdded = await screen.findByRole('region', { name: '2 files were not added' });
     expect(
-      screen.getByText('Invalid file type. Only JPEG, PNG, and WebP are allowed.'),
-    ).toBeTruthy();
+      within(notAdded)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'notes.txt: Please only upload image files',
+      'anim.gif: Invalid file type. Only JPEG, PNG, and WebP are allowed.',
+    ]);
+    const toasts = screen.getByRole('region', { name: /notifications/i });
+    expect(within(toasts).getByText('Please only upload image files')).toBeTruthy();
 
     await pick(photos(9));
     const queue = await screen.findByRole('region', { name: 'Ready to upload' });
@@ -314,6 +322,14 @@ describe('/upload flow', () => {
     await pick(photos(12, 'more'));
     await waitFor(() => expect(within(queue).getAllByRole('article')).toHaveLength(20));
     expect((await screen.findAllByText('Maximum 20 photos allowed')).length).toBeGreaterThan(0);
+    // Refusals add up until dismissed: the two of the first pick and the one past 20 of this one.
+    const list = screen.getByRole('region', { name: '3 files were not added' });
+    expect(within(list).getByText('more-12.jpg')).toBeTruthy();
+    expect(within(list).getByText('notes.txt')).toBeTruthy();
+    fireEvent.click(within(list).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('region', { name: /not added/ })).toBeNull();
+    // Focus does not fall to the page: the set is full, so it goes to the drop zone.
+    expect(document.activeElement?.contains(await picker())).toBe(true);
 
     // Removing before upload only drops the photo from the queue.
     fireEvent.click(within(queue).getByRole('button', { name: 'Remove selfie-1.jpg' }));
@@ -385,27 +401,53 @@ describe('/upload flow', () => {
     expect(afterComplete.every((call) => call === 'status')).toBe(true);
   });
 
-  it('retries a failing file 3 times (1 s, 2 s), lists it, and keeps it queued for a retry', async () => {
-    const server = fakeUploadServer({
-      reject: {
-        'selfie-2.jpg': [503, { detail: 'Service unavailable', code: 'service_unavailable' }],
-        'selfie-4.jpg': [409, { detail: MESSAGES.duplicatePhoto, code: 'conflict' }],
-      },
-    });
+  it('retries a failing file 3 times (1 s, 2 s) and keeps it for Retry; a refused one keeps its reason, is not retried, and can be removed', async () => {
+    const reject: Record<string, FakeUploadAnswer> = {
+      'selfie-2.jpg': [503, { detail: 'Service unavailable', code: 'service_unavailable' }],
+      'selfie-4.jpg': [409, { detail: MESSAGES.duplicatePhoto, code: 'conflict' }],
+    };
+    const server = fakeUploadServer({ reject });
     openUpload(READY_USER, server.handlers);
-    await pick(photos(10));
+    await pick(photos(11));
     const queue = await screen.findByRole('region', { name: 'Ready to upload' });
-    fireEvent.click(within(queue).getByRole('button', { name: 'Upload 10 photos' }));
+    fireEvent.click(within(queue).getByRole('button', { name: 'Upload 11 photos' }));
     await act(() => vi.advanceTimersByTimeAsync(3500));
 
     await waitFor(() =>
-      expect(within(queue).getByText('2 of 10 photos could not be uploaded.')).toBeTruthy(),
+      expect(within(queue).getByText('2 photos could not be uploaded.')).toBeTruthy(),
     );
     expect(server.calls.filter((c) => c === 'upload selfie-2.jpg')).toHaveLength(3);
     expect(server.calls.filter((c) => c === 'upload selfie-4.jpg')).toHaveLength(1);
-    const failed = within(queue).getByRole('article', { name: 'selfie-4.jpg' });
-    expect(within(failed).getByText(MESSAGES.duplicatePhoto)).toBeTruthy();
-    expect(within(queue).getByRole('button', { name: 'Retry 2 photos' })).toBeTruthy();
+
+    // The server refused selfie-4 for good: its reason stays, with Remove; no preview, no Retry.
+    const refused = within(queue).getByRole('article', { name: 'selfie-4.jpg' });
+    expect(refused.dataset.uploadState).toBe('rejected');
+    expect(refused.textContent).toContain(`Refused: ${MESSAGES.duplicatePhoto}`);
+    expect(within(refused).queryByRole('img')).toBeNull();
+    // selfie-2 failed on a server fault: another attempt may work, so Retry counts only it.
+    const failed = within(queue).getByRole('article', { name: 'selfie-2.jpg' });
+    expect(failed.dataset.uploadState).toBe('failed');
+    const retry = within(queue).getByRole('button', { name: 'Retry 1 photo' });
+
+    // Retry sends only selfie-2 (it works now; 9 uploaded + 1 make the 10 needed); selfie-4 is
+    // not sent again.
+    server.calls.length = 0;
+    delete reject['selfie-2.jpg'];
+    fireEvent.click(retry);
+    await waitFor(() => expect(server.calls).toContain('upload selfie-2.jpg'));
+    await waitFor(() =>
+      expect(within(queue).queryByRole('article', { name: 'selfie-2.jpg' })).toBeNull(),
+    );
+    expect(server.calls.filter((c) => c.startsWith('upload'))).toEqual(['upload selfie-2.jpg']);
+    expect(within(queue).getByRole('heading', { name: 'Not uploaded' })).toBeTruthy();
+    expect(within(queue).queryByRole('button', { name: /^(Retry|Upload) / })).toBeNull();
+    expect(within(queue).getByText('1 photo could not be uploaded.')).toBeTruthy();
+
+    // Remove takes it away for good.
+    fireEvent.click(within(refused).getByRole('button', { name: 'Remove selfie-4.jpg' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Not uploaded' })).toBeNull());
+    // Its button went with it: focus goes to the drop zone, not to the page.
+    await waitFor(async () => expect(document.activeElement?.contains(await picker())).toBe(true));
   });
 
   it('runs one upload at a time, shows its progress, and cancels it', async () => {

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPhotoAnalyzer, type PhotoAnalyzer } from '../photo-checks/index.js';
+import {
+  createPhotoAnalyzer,
+  SAME_PERSON_MAX_DISTANCE,
+  type PhotoAnalyzer,
+} from '../photo-checks/index.js';
 import { identityScore, rankByIdentity } from './rank-images.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
@@ -46,8 +50,8 @@ describe('ranking generated images by likeness (real face-api descriptors)', () 
 
   it('scores 1 at distance 0 and 0 at twice the same-person threshold', () => {
     expect(identityScore(0)).toBe(1);
-    expect(identityScore(0.6)).toBeCloseTo(0.5);
-    expect(identityScore(1.2)).toBe(0);
+    expect(identityScore(SAME_PERSON_MAX_DISTANCE)).toBeCloseTo(0.5);
+    expect(identityScore(2 * SAME_PERSON_MAX_DISTANCE)).toBe(0);
     expect(identityScore(3)).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ const UNREADABLE: PhotoVerdict = {
 
 /**
  * Analyses one photo, then re-judges its whole set (same_person depends on the others) under the
- * session's row lock.
+ * session's row lock; a set already completed for training is left as it was counted.
  * Idempotent: a retried or duplicated job recomputes the same result.
  */
 export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Promise<void> {
@@ -51,7 +51,7 @@ export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Prom
   }
 
   await deps.db.transaction().execute(async (trx) => {
-    await lockSession(trx, job.session_id);
+    if ((await lockSession(trx, job.session_id)) !== 'uploading') return;
     await trx
       .updateTable('photos')
       .set(
@@ -73,21 +73,26 @@ export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Prom
 /** After a photo leaves a set, the others are judged again from their stored analyses. */
 export async function rejudgePhotoSet(db: Db, job: RejudgePhotoSetJob): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await lockSession(trx, job.session_id);
+    if ((await lockSession(trx, job.session_id)) !== 'uploading') return;
     await judgeSet(trx, job.session_id);
   });
 }
 
 type Executor = Kysely<Database>;
 
-/** Serialises every verdict write of one set: two photos finishing together cannot race. */
-async function lockSession(trx: Executor, sessionId: string): Promise<void> {
-  await trx
+/**
+ * Serialises every verdict write of one set: two photos finishing together cannot race, nor a
+ * verdict and the session's completion. Answers the session's status (undefined once deleted):
+ * a completed set's verdicts are frozen, since they are what was counted for training.
+ */
+async function lockSession(trx: Executor, sessionId: string): Promise<string | undefined> {
+  const session = await trx
     .selectFrom('upload_sessions')
-    .select('id')
+    .select('status')
     .where('id', '=', sessionId)
     .forUpdate()
-    .execute();
+    .executeTakeFirst();
+  return session?.status;
 }
 
 async function judgeSet(trx: Executor, sessionId: string): Promise<void> {

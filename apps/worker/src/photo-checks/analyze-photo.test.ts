@@ -3,15 +3,18 @@
  * make-fixtures.mjs there for where each comes from). No mocks.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPhotoAnalyzer, PhotoUnreadableError, type PhotoAnalyzer } from './analyze-photo.js';
 import { checkPhotoSet, euclideanDistance, PHOTO_ADVICE } from './check-photo-set.js';
 import { MIN_FACE_SHARPNESS, SAME_PERSON_MAX_DISTANCE } from './thresholds.js';
 import {
   ZPhotoAnalysisSchema,
+  type FaceBox,
   type PhotoAnalysis,
   type PhotoCheckId,
   type PhotoVerdict,
@@ -208,6 +211,160 @@ describe('same person across a set of real photos', () => {
     expect(samePersonOk).toEqual([true, true, true, true, true, true, false, false, true]);
     expect(verdicts.filter((v) => v.usable)).toHaveLength(samePerson.length);
   });
+});
+
+/** A variant of a portrait: turned (degrees, clockwise), mirrored, cropped, exposed. */
+interface Variant {
+  rotate?: number;
+  mirror?: boolean;
+  /** Crop side in face heights (2.4 by default). */
+  scale?: number;
+  /** Crop centre moved by this many face widths. */
+  dx?: number;
+  brightness?: number;
+}
+
+/**
+ * A 1024 px JPEG of one person of a group photo (everyone else painted out), varied: what a user
+ * who uploads copies of one portrait sends (bench/same-person.ts makes the same variants).
+ */
+async function portraitVariant(
+  photo: string,
+  face: FaceBox,
+  others: FaceBox[],
+  variant: Variant,
+): Promise<Buffer> {
+  const masks = await Promise.all(
+    others.map(async (o) => ({
+      input: await sharp({
+        create: {
+          width: Math.round(o.width * 1.5),
+          height: Math.round(o.height * 1.6),
+          channels: 3,
+          background: '#6f6a64',
+        },
+      })
+        .png()
+        .toBuffer(),
+      left: Math.max(0, Math.round(o.x - o.width * 0.25)),
+      top: Math.max(0, Math.round(o.y - o.height * 0.35)),
+    })),
+  );
+  const { width = 0, height = 0 } = await sharp(photo).metadata();
+  const side = Math.round(face.height * (variant.scale ?? 2.4));
+  // A region half as big again (mirrored out past the photo's edges), turned, then its centre
+  // cut: no empty corners.
+  const big = Math.round(side * 1.5);
+  const left = Math.round(face.x + face.width * (0.5 + (variant.dx ?? 0)) - big / 2);
+  const top = Math.round(face.y + face.height * 0.6 - big / 2);
+  const inLeft = Math.max(0, left);
+  const inTop = Math.max(0, top);
+  let region = await sharp(await sharp(photo).composite(masks).toBuffer())
+    .extract({
+      left: inLeft,
+      top: inTop,
+      width: Math.min(width, left + big) - inLeft,
+      height: Math.min(height, top + big) - inTop,
+    })
+    .extend({
+      left: inLeft - left,
+      top: inTop - top,
+      right: Math.max(0, left + big - width),
+      bottom: Math.max(0, top + big - height),
+      extendWith: 'mirror',
+    })
+    .toBuffer();
+  if (variant.rotate) region = await sharp(region).rotate(variant.rotate).toBuffer();
+  const turned = await sharp(region).metadata();
+  let image = sharp(
+    await sharp(region)
+      .extract({
+        left: Math.round(((turned.width ?? side) - side) / 2),
+        top: Math.round(((turned.height ?? side) - side) / 2),
+        width: side,
+        height: side,
+      })
+      .toBuffer(),
+  );
+  if (variant.mirror) image = image.flop();
+  if (variant.brightness) image = image.modulate({ brightness: variant.brightness });
+  return image.resize(1024, 1024).jpeg({ quality: 85 }).toBuffer();
+}
+
+describe('same person across variants of one portrait (issue 10, defect 12)', () => {
+  const sample1 = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+    'demo/sample1.jpg',
+  );
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'same-person-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  async function analyzeVariants(face: FaceBox, others: FaceBox[], variants: Variant[]) {
+    const all: PhotoAnalysis[] = [];
+    for (const [i, variant] of variants.entries()) {
+      const file = path.join(dir, `${face.x}-${i}.jpg`);
+      await writeFile(file, await portraitVariant(sample1, face, others, variant));
+      all.push(await analyzer.analyzePhoto(file));
+    }
+    return all;
+  }
+
+  it('passes all 20 copies of one portrait, turned both ways and mirrored, and still flags a stranger', async () => {
+    // The middle one of the three people in face-api's sample 1; the other two are strangers.
+    const { faces } = await analyzer.analyzePhoto(sample1);
+    expect(faces).toHaveLength(3);
+    const [stranger, person, other] = faces as [FaceBox, FaceBox, FaceBox];
+    const variants: Variant[] = [
+      { rotate: 0 },
+      { rotate: 3 },
+      { rotate: 6 },
+      { rotate: 9 },
+      { rotate: 12 },
+      { rotate: 15 },
+      { rotate: 9, scale: 1.8 },
+      { rotate: 12, brightness: 0.6 },
+      { scale: 1.7 },
+      { scale: 3.2 },
+      { dx: -0.3 },
+      { brightness: 0.6 },
+      { mirror: true, rotate: 3 },
+      { mirror: true, rotate: 6 },
+      { mirror: true, rotate: 9 },
+      { mirror: true, rotate: 12 },
+      { mirror: true, rotate: 15 },
+      // Mirrored and turned the other way: face-api's descriptor of the face box as found put
+      // these three more than 0.6 from most of the others, and the old check flagged them as
+      // someone else. Levelled and described with its mirror image, every copy is within 0.2.
+      { mirror: true, rotate: -9 },
+      { mirror: true, rotate: -12 },
+      { mirror: true, rotate: -15 },
+    ];
+    const copies = await analyzeVariants(person, [stranger, other], variants);
+    expect(copies.every((a) => a.descriptor !== null)).toBe(true);
+    const samePerson = (set: PhotoAnalysis[]) =>
+      checkPhotoSet(set).map((v) => v.checks.find((c) => c.id === 'same_person')?.ok);
+    expect(samePerson(copies)).toEqual(Array(variants.length).fill(true));
+    const spread = Math.max(
+      ...copies.flatMap((a) => copies.map((b) => euclideanDistance(a.descriptor!, b.descriptor!))),
+    );
+    expect(spread).toBeLessThan(SAME_PERSON_MAX_DISTANCE / 2);
+
+    // Either of the others in the same photo is still someone else.
+    for (const someoneElse of [stranger, other]) {
+      const [intruder] = await analyzeVariants(
+        someoneElse,
+        faces.filter((f) => f !== someoneElse),
+        [{ rotate: 0 }],
+      );
+      expect(samePerson([...copies, intruder!])).toEqual([
+        ...Array(variants.length).fill(true),
+        false,
+      ]);
+    }
+  }, 180_000);
 });
 
 afterAll(() => {

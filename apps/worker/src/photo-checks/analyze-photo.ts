@@ -194,19 +194,92 @@ async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
       return base(photo, faces, { largestFaceRatio: null, sharpness: null, descriptor: null });
     }
     // Landmarks and the descriptor for the main face only: the other faces need no identity.
-    const described = await new faceapi.DetectSingleFaceLandmarksTask(
-      Promise.resolve({ detection: main }),
-      input,
-      false,
-    ).withFaceDescriptor();
+    const descriptor = await describeFace(input, main);
     return base(photo, faces, {
       largestFaceRatio: round(mainFace.height / photo.height, 4),
       sharpness: round(await faceSharpness(photo, main.box), 1),
-      descriptor: described ? Array.from(described.descriptor, (v) => round(v, 6)) : null,
+      descriptor: descriptor ? Array.from(descriptor, (v) => round(v, 6)) : null,
     });
   } finally {
     input.dispose();
   }
+}
+
+/**
+ * The identity descriptor of a detected face, aligned the way the model (dlib's ResNet) was trained
+ * and mirror-symmetric. face-api alone cuts out the face box as it lies, so a head tilted a few
+ * degrees, or the same photo turned or mirrored, is described noticeably differently: variants of
+ * one portrait ended up flagged as someone else (bench/same-person.ts measures it). So:
+ *  - the photo is turned about the eyes until they are level (dlib's face chip does the same), and
+ *    the face is located again from landmarks found on the levelled photo;
+ *  - the descriptors of that face and of its mirror image are averaged: a face and its mirror are
+ *    the same person, and averaging the two views also halves the noise of either.
+ * Null when the landmarks cannot be found.
+ */
+async function describeFace(
+  input: faceapi.tf.Tensor3D,
+  detection: faceapi.FaceDetection,
+): Promise<Float32Array | null> {
+  const found = await landmarksOf(input, detection);
+  if (!found) return null;
+  const left = centre(found.getLeftEye());
+  const right = centre(found.getRightEye());
+  const roll = Math.atan2(right.y - left.y, right.x - left.x);
+  const [height, width] = input.shape;
+  const { tf } = faceapi;
+  const level = tf.tidy(() => {
+    const batch = tf.cast(tf.expandDims(input, 0), 'float32') as faceapi.tf.Tensor4D;
+    const turned = tf.image.rotateWithOffset(batch, roll, 0, [
+      (left.x + right.x) / 2 / width,
+      (left.y + right.y) / 2 / height,
+    ]);
+    return tf.reshape(turned, [height, width, 3]) as faceapi.tf.Tensor3D;
+  });
+  const chips: faceapi.tf.Tensor3D[] = [];
+  try {
+    // Turned about the eyes, the face barely moves: the detector's box still frames it.
+    const levelled = await landmarksOf(level, detection);
+    if (!levelled) return null;
+    chips.push(
+      ...(await faceapi.extractFaceTensors(level, [
+        levelled.align(null, { useDlibAlignment: true }),
+      ])),
+    );
+    const chip = chips[0];
+    if (!chip) return null;
+    chips.push(
+      tf.tidy(
+        () =>
+          tf.reshape(
+            tf.image.flipLeftRight(tf.expandDims(chip, 0) as faceapi.tf.Tensor4D),
+            chip.shape,
+          ) as faceapi.tf.Tensor3D,
+      ),
+    );
+    const seen = (await faceapi.computeFaceDescriptor(chip)) as Float32Array;
+    const mirrored = (await faceapi.computeFaceDescriptor(chips[1]!)) as Float32Array;
+    return seen.map((value, i) => (value + mirrored[i]!) / 2);
+  } finally {
+    level.dispose();
+    for (const chip of chips) chip.dispose();
+  }
+}
+
+async function landmarksOf(
+  input: faceapi.tf.Tensor3D,
+  detection: faceapi.FaceDetection,
+): Promise<faceapi.FaceLandmarks68 | undefined> {
+  const found = await new faceapi.DetectSingleFaceLandmarksTask(
+    Promise.resolve({ detection }),
+    input,
+    false,
+  );
+  return found?.landmarks;
+}
+
+function centre(points: faceapi.Point[]): { x: number; y: number } {
+  const sum = points.reduce((acc, p) => ({ x: acc.x + p.x, y: acc.y + p.y }), { x: 0, y: 0 });
+  return { x: sum.x / points.length, y: sum.y / points.length };
 }
 
 function base(

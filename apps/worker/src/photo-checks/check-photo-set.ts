@@ -105,7 +105,7 @@ function singlePhotoChecks(a: PhotoAnalysis): PhotoCheck[] {
  * photo matches all but the stranger. A set split evenly between two people flags everyone, which
  * is the right answer: we cannot tell whose model it is.
  */
-function samePersonChecks(analyses: readonly PhotoAnalysis[]): PhotoCheck[] {
+function samePersonChecks(analyses: readonly PhotoAnalysis[], maxDistance: number): PhotoCheck[] {
   // The references: photos with exactly one person, whose descriptor is surely that person's.
   const references = analyses.flatMap((a, index) =>
     a.descriptor && significantFaces(a.faces).length === 1
@@ -120,7 +120,7 @@ function samePersonChecks(analyses: readonly PhotoAnalysis[]): PhotoCheck[] {
       return check('same_person', null, 'Not enough photos to compare yet');
     }
     const matches = others.filter(
-      (r) => euclideanDistance(descriptor, r.descriptor) < SAME_PERSON_MAX_DISTANCE,
+      (r) => euclideanDistance(descriptor, r.descriptor) < maxDistance,
     ).length;
     return matches >= others.length * SAME_PERSON_MIN_MATCH_FRACTION
       ? check('same_person', true, 'Matches your other photos')
@@ -132,8 +132,17 @@ function samePersonChecks(analyses: readonly PhotoAnalysis[]): PhotoCheck[] {
  * Judges every photo of a set. `analyses[i]` gives `verdicts[i]`. Re-run it over the whole set
  * whenever a photo is added or removed: same_person depends on the other photos.
  */
-export function checkPhotoSet(analyses: readonly PhotoAnalysis[]): PhotoVerdict[] {
-  const identity = samePersonChecks(analyses);
+export function checkPhotoSet(
+  analyses: readonly PhotoAnalysis[],
+  options: {
+    /** Another same-person threshold than the product's: for bench/same-person.ts's sweep. */
+    samePersonMaxDistance?: number;
+  } = {},
+): PhotoVerdict[] {
+  const identity = samePersonChecks(
+    analyses,
+    options.samePersonMaxDistance ?? SAME_PERSON_MAX_DISTANCE,
+  );
   return analyses.map((a, index) => {
     const samePerson = identity[index] ?? check('same_person', null, 'No face to compare');
     const checks = [...singlePhotoChecks(a), samePerson];

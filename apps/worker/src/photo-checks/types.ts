@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Bump when the analysis changes meaning (model, scale, sharpness recipe): stored facts are then stale. */
-export const PHOTO_ANALYSIS_VERSION = 1;
+/**
+ * Bump when the analysis changes meaning (model, scale, sharpness recipe): stored facts are then
+ * stale. 2: the descriptor is of the levelled face and its mirror image (analyze-photo.ts).
+ */
+export const PHOTO_ANALYSIS_VERSION = 2;
 
 /** A detected face, in pixels of the photo as displayed (after EXIF orientation). */
 export const ZFaceBoxSchema = z.object({

@@ -7,6 +7,7 @@ import * as tasks from './20261122160000-tasks.js';
 import * as generations from './20261123100000-generations.js';
 import * as paidGenerations from './20261123120000-paid-generations.js';
 import * as paymentFromPlan from './20261123130000-payment-from-plan.js';
+import * as cleanOriginals from './20261124100000-clean-originals.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '20261123100000-generations': generations,
   '20261123120000-paid-generations': paidGenerations,
   '20261123130000-payment-from-plan': paymentFromPlan,
+  '20261124100000-clean-originals': cleanOriginals,
 };

@@ -1,4 +1,5 @@
 import type { Db } from '@studioshot/db';
+import { MESSAGES } from '@studioshot/contracts';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type {
@@ -95,7 +96,10 @@ export class TestPaymentProvider implements PaymentProvider {
     if (!intent) throw new AppError('payment_not_found', 'Payment not found');
     if (intent.status === 'succeeded') return toIntent(intent);
     const problem = cardProblem(card);
-    if (problem) throw new AppError('validation_error', problem);
+    // An incomplete form is the request's fault (422); an expired card or a wrong check digit is
+    // the card's, answered as Stripe answers a card error: 402.
+    if (problem)
+      throw new AppError(CARD_ERRORS.has(problem) ? 'payment_failed' : 'validation_error', problem);
     const number = card.number.replace(/\D/g, '');
     const outcome = TEST_CARDS[number] ?? {
       ok: false,
@@ -137,14 +141,19 @@ function toIntent(row: {
   };
 }
 
+const CARD_EXPIRED = 'Your card has expired.';
+const CARD_NUMBER_INCORRECT = 'Your card number is incorrect.';
+/** What the card itself fails on (Stripe's card errors, 402), not the form. */
+const CARD_ERRORS = new Set([CARD_EXPIRED, CARD_NUMBER_INCORRECT]);
+
 /** The card form's completeness rules (spec 5), checked again on the server. */
 export function cardProblem(card: TestCard, now = new Date()): string | undefined {
   const number = card.number.replace(/\s/g, '');
   if (!/^\d{16,19}$/.test(number) || !card.name.trim() || !/^\d{3,4}$/.test(card.cvc)) {
-    return 'Please complete card information';
+    return MESSAGES.cardIncomplete;
   }
   const expiry = /^(\d{2})\/(\d{2})$/.exec(card.expiry);
-  if (!expiry) return 'Please complete card information';
+  if (!expiry) return MESSAGES.cardIncomplete;
   const month = Number(expiry[1]);
   const year = 2000 + Number(expiry[2]);
   if (month < 1 || month > 12) return 'The expiry month is invalid.';
@@ -152,9 +161,9 @@ export function cardProblem(card: TestCard, now = new Date()): string | undefine
     year < now.getUTCFullYear() ||
     (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)
   ) {
-    return 'Your card has expired.';
+    return CARD_EXPIRED;
   }
-  if (!luhn(number)) return 'Your card number is incorrect.';
+  if (!luhn(number)) return CARD_NUMBER_INCORRECT;
   return undefined;
 }
 

@@ -13,7 +13,7 @@ export function AuthShowcase() {
         />
         <div className="absolute inset-x-4 bottom-4 rounded-2xl bg-white/90 p-5 backdrop-blur">
           <p className="font-display text-lg font-semibold text-stone-950">
-            Studio-quality headshots in under 10 minutes
+            Studio-quality headshots from the selfies you already have
           </p>
           <p className="mt-1 text-sm text-stone-600">
             Rated 4.9/5 by 2,847+ professionals · 4K quality

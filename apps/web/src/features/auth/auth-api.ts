@@ -4,23 +4,20 @@ import {
   ZForgotPasswordResponseSchema,
   ZMessageResponseSchema,
   ZUserSchema,
+  type AuthResponse,
   type User,
 } from '@studioshot/contracts';
 import { api } from '../../lib/api';
-import { ApiError, CLIENT_ERROR_CODES } from '../../lib/api-client';
 import { replaceUser, startSession } from './session-store';
 
 /** The profile follows about 100 ms after login (product spec, section 4). */
 export const PROFILE_REFRESH_DELAY_MS = 100;
 
-function invalidResponse(detail: string): ApiError {
-  return new ApiError({ status: 0, code: CLIENT_ERROR_CODES.invalidResponse, detail });
-}
-
-export async function fetchProfile(): Promise<User> {
-  const parsed = ZUserSchema.safeParse(await api.get('/api/v1/users/profile'));
-  if (!parsed.success) throw invalidResponse(MESSAGES.profileLoadFailed);
-  return parsed.data;
+export function fetchProfile(): Promise<User> {
+  return api.get('/api/v1/users/profile', {
+    schema: ZUserSchema,
+    invalid: MESSAGES.profileLoadFailed,
+  });
 }
 
 function scheduleProfileRefresh(): void {
@@ -31,18 +28,20 @@ function scheduleProfileRefresh(): void {
   }, PROFILE_REFRESH_DELAY_MS);
 }
 
-/** Stores the token set and user of a login or register answer, or fails with `failure`. */
-function establishSession(answer: unknown, failure: string): User {
-  const parsed = ZAuthResponseSchema.safeParse(answer);
-  if (!parsed.success) throw invalidResponse(failure);
-  startSession(parsed.data, parsed.data.user);
+/** Stores the token set and user of a login or register answer. */
+function establishSession(answer: AuthResponse): User {
+  startSession(answer, answer.user);
   scheduleProfileRefresh();
-  return parsed.data.user;
+  return answer.user;
 }
 
 export async function login(credentials: { email: string; password: string }): Promise<User> {
-  const answer = await api.post('/api/v1/auth/login', credentials, { anonymous: true });
-  return establishSession(answer, MESSAGES.loginNoToken);
+  const answer = await api.post('/api/v1/auth/login', credentials, {
+    anonymous: true,
+    schema: ZAuthResponseSchema,
+    invalid: MESSAGES.loginNoToken,
+  });
+  return establishSession(answer);
 }
 
 export async function register(input: {
@@ -53,9 +52,9 @@ export async function register(input: {
   const answer = await api.post(
     '/api/v1/auth/register',
     { email: input.email, password: input.password, name: input.fullName.trim() },
-    { anonymous: true },
+    { anonymous: true, schema: ZAuthResponseSchema, invalid: MESSAGES.signupNoToken },
   );
-  return establishSession(answer, MESSAGES.signupNoToken);
+  return establishSession(answer);
 }
 
 export async function requestPasswordReset(

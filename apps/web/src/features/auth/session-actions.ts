@@ -12,14 +12,21 @@ export function setSessionNavigator(navigate: (path: string) => void): void {
   navigateTo = navigate;
 }
 
-/** Logout: forget the session locally, then tell the server (its failures are ignored). */
+/**
+ * Logout: forget the session locally, then tell the server (its failures are ignored). The
+ * refresh token goes along, so the sign-in ends even when the access token has expired.
+ */
 export function signOut(): void {
   const token = appStorage.getItem(STORAGE_KEYS.accessToken);
+  const refreshToken = appStorage.getItem(STORAGE_KEYS.refreshToken);
   clearSession();
   queryClient.clear();
-  if (token) {
+  if (token || refreshToken) {
     api
-      .post('/api/v1/auth/logout', undefined, { token, skipAuthRefresh: true })
+      .post('/api/v1/auth/logout', refreshToken ? { refresh_token: refreshToken } : undefined, {
+        token: token ?? undefined,
+        skipAuthRefresh: true,
+      })
       .catch(() => undefined);
   }
 }

@@ -21,8 +21,8 @@ export function GenerationProgress({
 }: {
   state: GenerationState;
   title: string;
-  /** How long it usually takes, in the spec's words for this page. */
-  expectation: string;
+  /** How long it usually takes (features/queue/durations.ts); null while that is unknown. */
+  expectation: string | null;
 }) {
   const percent = generationPercent(state);
   const message = progressMessage(state);
@@ -45,7 +45,7 @@ export function GenerationProgress({
         <p className="font-display text-4xl font-semibold text-stone-950 tabular-nums">
           {percent}%
         </p>
-        <p className="pb-1 text-right text-sm text-stone-600">{expectation}</p>
+        {expectation && <p className="pb-1 text-right text-sm text-stone-600">{expectation}</p>}
       </div>
       <ProgressBar
         className="mt-3"

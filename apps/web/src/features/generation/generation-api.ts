@@ -1,5 +1,6 @@
 import {
   GENERATION_IMAGES_DEFAULT,
+  ZDeleteGeneratedImageResponseSchema,
   GENERATION_SIZE_DEFAULT,
   ZGeneratedImageSchema,
   ZGeneratedImagesResponseSchema,
@@ -10,9 +11,8 @@ import {
   type GenerationResult,
   type Style,
 } from '@studioshot/contracts';
-import type { z } from 'zod';
 import { api } from '../../lib/api';
-import { ApiError, CLIENT_ERROR_CODES } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
 
 /** The generation calls of api spec 7.5, each answer checked against its contract. */
 
@@ -25,14 +25,6 @@ export type { GeneratedImage, GeneratedImagesResponse, GenerationResult, Style }
 export const GENERATE_TIMEOUT_MS = 90_000;
 /** The gallery's page size (GET /models/generated-images?limit&offset). */
 export const GALLERY_PAGE_SIZE = 24;
-
-function parseOr<T>(schema: z.ZodType<T>, body: unknown, failure: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new ApiError({ status: 0, code: CLIENT_ERROR_CODES.invalidResponse, detail: failure });
-  }
-  return parsed.data;
-}
 
 /** The spec's 'Bad result' message when a Generate answer does not match its contract. */
 export const INVALID_GENERATION_RESPONSE = 'Generation failed - invalid response format';
@@ -61,8 +53,13 @@ export function imageSrc(url: string): string {
 }
 
 export async function fetchStyles(signal?: AbortSignal): Promise<Style[]> {
-  const body = await api.get('/api/v1/generation/styles', { anonymous: true, signal });
-  return parseOr(ZStylesResponseSchema, body, 'Failed to load styles').styles;
+  const body = await api.get('/api/v1/generation/styles', {
+    anonymous: true,
+    signal,
+    schema: ZStylesResponseSchema,
+    invalid: 'Failed to load styles',
+  });
+  return body.styles;
 }
 
 /**
@@ -73,12 +70,15 @@ async function generate(path: string, body: Record<string, unknown>, idempotency
   // The key travels in the body's `idempotency_key`, which the server treats exactly like the
   // Idempotency-Key header (contracts: generation.ts): the shared API client sends no per-call
   // headers.
-  const answer = await api.post(
+  return api.post(
     path,
     { ...body, idempotency_key: idempotencyKey },
-    { timeoutMs: GENERATE_TIMEOUT_MS },
+    {
+      timeoutMs: GENERATE_TIMEOUT_MS,
+      schema: ZGenerationResultSchema,
+      invalid: INVALID_GENERATION_RESPONSE,
+    },
   );
-  return parseOr(ZGenerationResultSchema, answer, INVALID_GENERATION_RESPONSE);
 }
 
 export interface GenerateTrainedInput {
@@ -171,23 +171,28 @@ export async function fetchGeneratedImages(
   page: { limit: number; offset: number },
   signal?: AbortSignal,
 ): Promise<GeneratedImagesResponse> {
-  const body = await api.get(`/models/generated-images?limit=${page.limit}&offset=${page.offset}`, {
+  return api.get(`/models/generated-images?limit=${page.limit}&offset=${page.offset}`, {
     signal,
+    schema: ZGeneratedImagesResponseSchema,
+    invalid: 'Failed to load your headshots',
   });
-  return parseOr(ZGeneratedImagesResponseSchema, body, 'Failed to load your headshots');
 }
 
 /** POST /models/generated-images/{id}/favorite with the wanted state (never a blind toggle). */
 export async function setFavorite(id: string, favorite: boolean): Promise<GeneratedImage> {
-  const body = await api.post(`/models/generated-images/${encodeURIComponent(id)}/favorite`, {
-    favorite,
-  });
-  return parseOr(ZGeneratedImageSchema, body, 'Failed to update the favourite');
+  return api.post(
+    `/models/generated-images/${encodeURIComponent(id)}/favorite`,
+    { favorite },
+    { schema: ZGeneratedImageSchema, invalid: 'Failed to update the favourite' },
+  );
 }
 
 /** DELETE /models/generated-images/{id}: the image and its files are gone. */
 export async function deleteGeneratedImage(id: string): Promise<void> {
-  await api.request(`/models/generated-images/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await api.delete(`/models/generated-images/${encodeURIComponent(id)}`, {
+    schema: ZDeleteGeneratedImageResponseSchema,
+    invalid: 'Failed to delete the image',
+  });
 }
 
 /** Whether an error is the server saying the balance cannot pay for a generation (402). */

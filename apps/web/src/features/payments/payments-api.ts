@@ -1,36 +1,34 @@
 import {
   MESSAGES,
   ZCancelSubscriptionResponseSchema,
+  ZConfirmAdditionalTrainingResponseSchema,
   ZConfirmCreditPackageResponseSchema,
   ZConfirmPaymentResponseSchema,
+  ZConfirmPlanSubscriptionResponseSchema,
   ZPaymentIntentResponseSchema,
   ZPricingResponseSchema,
+  ZReactivateSubscriptionResponseSchema,
   ZSubscriptionResponseSchema,
+  ZTestCardConfirmResponseSchema,
   type PaymentIntentResponse,
   type PricingResponse,
   type SubscriptionResponse,
 } from '@studioshot/contracts';
-import type { z } from 'zod';
 import { api } from '../../lib/api';
-import { ApiError, CLIENT_ERROR_CODES } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
 import type { CardDetails } from './card';
 
 /** The payment calls of api spec 7.6, each answer checked against its contract. */
-
-function parseOr<T>(schema: z.ZodType<T>, body: unknown, failure: string): T {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new ApiError({ status: 0, code: CLIENT_ERROR_CODES.invalidResponse, detail: failure });
-  }
-  return parsed.data;
-}
 
 export type { PaymentIntentResponse, PricingResponse, SubscriptionResponse };
 export type PricingPlan = PricingResponse['subscription_plans'][number];
 
 export async function fetchPricing(): Promise<PricingResponse> {
-  const body = await api.get('/api/v1/payments/pricing', { anonymous: true });
-  return parseOr(ZPricingResponseSchema, body, MESSAGES.pricingLoadFailed);
+  return api.get('/api/v1/payments/pricing', {
+    anonymous: true,
+    schema: ZPricingResponseSchema,
+    invalid: MESSAGES.pricingLoadFailed,
+  });
 }
 
 /** Plans from either list name the spec allows. */
@@ -45,7 +43,7 @@ async function createIntent(
   body: unknown,
   failure: string,
 ): Promise<PaymentIntentResponse> {
-  return parseOr(ZPaymentIntentResponseSchema, await api.post(path, body), failure);
+  return api.post(path, body, { schema: ZPaymentIntentResponseSchema, invalid: failure });
 }
 
 export const createCreditPackage = (packageId: string) =>
@@ -106,25 +104,31 @@ export async function chargeCard(
   if (!testMode) {
     throw new ApiError({ status: 0, code: 'card_unavailable', detail: LIVE_CARDS_UNAVAILABLE });
   }
-  await api.post('/api/v1/payments/test/confirm-card', {
-    payment_intent_id: intent.payment_intent_id,
-    client_secret: intent.client_secret,
-    card: { number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name.trim() },
-  });
+  await api.post(
+    '/api/v1/payments/test/confirm-card',
+    {
+      payment_intent_id: intent.payment_intent_id,
+      client_secret: intent.client_secret,
+      card: { number: card.number, expiry: card.expiry, cvc: card.cvc, name: card.name.trim() },
+    },
+    { schema: ZTestCardConfirmResponseSchema, invalid: MESSAGES.purchaseFailed },
+  );
 }
 
 export async function confirmCreditPackage(paymentIntentId: string) {
-  const body = await api.post('/api/v1/payments/confirm-credit-package', {
-    payment_intent_id: paymentIntentId,
-  });
-  return parseOr(ZConfirmCreditPackageResponseSchema, body, MESSAGES.confirmFailed);
+  return api.post(
+    '/api/v1/payments/confirm-credit-package',
+    { payment_intent_id: paymentIntentId },
+    { schema: ZConfirmCreditPackageResponseSchema, invalid: MESSAGES.confirmFailed },
+  );
 }
 
 export async function confirmPayment(paymentIntentId: string) {
-  const body = await api.post('/api/v1/payments/confirm-payment', {
-    payment_intent_id: paymentIntentId,
-  });
-  return parseOr(ZConfirmPaymentResponseSchema, body, MESSAGES.confirmFailed);
+  return api.post(
+    '/api/v1/payments/confirm-payment',
+    { payment_intent_id: paymentIntentId },
+    { schema: ZConfirmPaymentResponseSchema, invalid: MESSAGES.confirmFailed },
+  );
 }
 
 export interface TrainingConfirmation {
@@ -132,24 +136,22 @@ export interface TrainingConfirmation {
   training_limit?: number;
 }
 
-function readTrainingConfirmation(body: unknown): TrainingConfirmation {
-  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+function trainingConfirmation(answer: TrainingConfirmation): TrainingConfirmation {
   return {
-    message:
-      typeof record.message === 'string' && record.message
-        ? record.message
-        : MESSAGES.trainingUploadNext,
-    training_limit: typeof record.training_limit === 'number' ? record.training_limit : undefined,
+    message: answer.message || MESSAGES.trainingUploadNext,
+    training_limit: answer.training_limit,
   };
 }
 
 export async function confirmPlanSubscription(
   paymentIntentId: string,
 ): Promise<TrainingConfirmation> {
-  return readTrainingConfirmation(
-    await api.post('/api/v1/payments/confirm-plan-subscription', {
-      payment_intent_id: paymentIntentId,
-    }),
+  return trainingConfirmation(
+    await api.post(
+      '/api/v1/payments/confirm-plan-subscription',
+      { payment_intent_id: paymentIntentId },
+      { schema: ZConfirmPlanSubscriptionResponseSchema, invalid: MESSAGES.confirmFailed },
+    ),
   );
 }
 
@@ -158,28 +160,37 @@ export async function confirmAdditionalTraining(input: {
   packId: string;
   amountCents: number;
 }): Promise<TrainingConfirmation> {
-  return readTrainingConfirmation(
-    await api.post('/api/v1/payments/confirm-additional-training', {
-      payment_intent_id: input.paymentIntentId,
-      pack_id: input.packId,
-      amount: input.amountCents,
-      payment_method: 'stripe',
-    }),
+  return trainingConfirmation(
+    await api.post(
+      '/api/v1/payments/confirm-additional-training',
+      {
+        payment_intent_id: input.paymentIntentId,
+        pack_id: input.packId,
+        amount: input.amountCents,
+        payment_method: 'stripe',
+      },
+      { schema: ZConfirmAdditionalTrainingResponseSchema, invalid: MESSAGES.confirmFailed },
+    ),
   );
 }
 
 export async function fetchSubscription(): Promise<SubscriptionResponse> {
-  const body = await api.get('/api/v1/payments/subscription');
-  return parseOr(ZSubscriptionResponseSchema, body, MESSAGES.subscriptionMissing);
+  return api.get('/api/v1/payments/subscription', {
+    schema: ZSubscriptionResponseSchema,
+    invalid: MESSAGES.subscriptionMissing,
+  });
 }
 
 export async function cancelSubscription() {
-  const body = await api.post('/api/v1/payments/cancel-subscription');
-  return parseOr(ZCancelSubscriptionResponseSchema, body, MESSAGES.cancelFailed);
+  return api.post('/api/v1/payments/cancel-subscription', undefined, {
+    schema: ZCancelSubscriptionResponseSchema,
+    invalid: MESSAGES.cancelFailed,
+  });
 }
 
 export async function reactivateSubscription(): Promise<{ message: string }> {
-  const body = await api.post('/api/v1/payments/reactivate-subscription');
-  const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  return { message: typeof record.message === 'string' ? record.message : '' };
+  return api.post('/api/v1/payments/reactivate-subscription', undefined, {
+    schema: ZReactivateSubscriptionResponseSchema,
+    invalid: MESSAGES.reactivateFailed,
+  });
 }

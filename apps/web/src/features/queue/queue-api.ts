@@ -1,3 +1,9 @@
+import {
+  ZCostProjectionSchema,
+  ZQueueOverviewSchema,
+  ZUserQueueStatusSchema,
+} from '@studioshot/contracts/training';
+import { MESSAGES } from '@studioshot/contracts/messages';
 import { api } from '../../lib/api';
 
 /** The queue calls of api spec 7.7 that the dashboard's GPU cost / queue panel reads. */
@@ -111,28 +117,31 @@ export function toQueueOverview(body: unknown): QueueOverview {
   };
 }
 
+// Each answer is checked against its contract, then read as the panel shows it.
 export async function fetchUserQueueStatus(signal?: AbortSignal): Promise<UserQueueStatus> {
-  return toUserQueueStatus(await api.get('/api/v1/queue/user/status', { signal }));
+  return toUserQueueStatus(
+    await api.get('/api/v1/queue/user/status', {
+      signal,
+      schema: ZUserQueueStatusSchema,
+      invalid: MESSAGES.queueInitializing,
+    }),
+  );
 }
 
 export async function fetchCostProjection(signal?: AbortSignal): Promise<CostProjection> {
-  return toCostProjection(await api.get('/api/v1/queue/cost/projection', { signal }));
+  return toCostProjection(
+    await api.get('/api/v1/queue/cost/projection', { signal, schema: ZCostProjectionSchema }),
+  );
 }
 
 export async function fetchQueueOverview(signal?: AbortSignal): Promise<QueueOverview> {
-  return toQueueOverview(await api.get('/api/v1/queue/status', { signal }));
+  return toQueueOverview(
+    await api.get('/api/v1/queue/status', { signal, schema: ZQueueOverviewSchema }),
+  );
 }
 
-/** "1 h 23 min", "4 min", "35 s". */
-export function formatGpuTime(seconds: number | null): string {
-  if (seconds === null || seconds < 0) return '—';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `${hours} h ${rest} min` : `${hours} h`;
-}
+// Durations are formatted in one place (durations.ts, light enough for the landing page).
+export { formatGpuTime } from './durations';
 
 export function formatUsd(dollars: number): string {
   return `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ProgressBar } from '../../components/ProgressBar';
 import { Spinner } from '../../components/PageState';
 import { buttonClass, cardClass } from '../../components/ui';
+import { formatGpuTime, remainingLabel, trainingSecondsLeft } from '../queue/durations';
+import { useWaitEstimate } from '../queue/use-durations';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { StatusBadge } from './StatusBadge';
 import type { TrainingJob } from './training-api';
@@ -10,8 +12,6 @@ import {
   clampProgress,
   displayName,
   MIN_BAR_PERCENT,
-  minutesLabel,
-  minutesRemaining,
   type ConnectionState,
 } from './training-logic';
 
@@ -39,10 +39,21 @@ function stepMessage(job: TrainingJob): string {
     : 'Training your personal model...';
 }
 
+/** The clock, once a second: the time left counts down between progress updates. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 /**
  * Live training status (product spec, /training/start and /training/{id}): progress bar
- * (at least 5% wide), percent, current step, photo count, minutes remaining, connection
- * indicator and Go to Dashboard.
+ * (at least 5% wide), percent, current step, photo count, time remaining, connection
+ * indicator and Go to Dashboard. The time remaining is the API's extrapolation of this job's
+ * progress, else the measured median of recent trainings (durations.ts), never a fixed rate.
  */
 export function TrainingProgressCard({
   job,
@@ -56,7 +67,9 @@ export function TrainingProgressCard({
 }) {
   const progress = clampProgress(job.progress);
   const name = displayName(job);
-  const minutes = minutesRemaining(progress);
+  const estimate = useWaitEstimate('training', !job.estimated_completion);
+  const now = useNow();
+  const secondsLeft = trainingSecondsLeft({ ...job, progress }, now, estimate.data);
   return (
     <section aria-labelledby="training-progress-title" className={`${cardClass} p-6 sm:p-8`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -81,7 +94,9 @@ export function TrainingProgressCard({
         <p className="font-display text-5xl font-semibold text-stone-950 tabular-nums">
           {progress}%
         </p>
-        <p className="pb-1.5 text-right text-sm text-stone-600">{minutesLabel(minutes)}</p>
+        <p className="pb-1.5 text-right text-sm text-stone-600">
+          {remainingLabel(secondsLeft, progress)}
+        </p>
       </div>
       <ProgressBar
         className="mt-3"
@@ -105,7 +120,10 @@ export function TrainingProgressCard({
               : '—'
           }
         />
-        <Stat label="Minutes remaining" value={minutes} />
+        <Stat
+          label="Time remaining"
+          value={progress >= 100 ? 'Finishing up' : formatGpuTime(secondsLeft)}
+        />
         <Stat label="Started" value={startedLabel(job)} />
       </dl>
 

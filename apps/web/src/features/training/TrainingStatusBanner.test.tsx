@@ -66,7 +66,7 @@ describe('global training status banner', () => {
     expect(screen.queryByRole('complementary', { name: 'Training status' })).toBeNull();
 
     // A new training of another model is news again.
-    job = trainingJob({ id: 'second', name: 'Second', progress: 10 });
+    job = trainingJob({ id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', name: 'Second', progress: 10 });
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(within(await banner()).getByRole('link').textContent).toContain('Training Second');
   });

@@ -1,6 +1,12 @@
-// Types only from the contracts index: the index would bring every schema into this chunk.
+// Not the contracts index: it would bring every schema into this chunk.
 import type { TrainingJob, TrainingStatus } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts/messages';
+import {
+  ZStartTrainingResponseSchema,
+  ZTrainingJobSchema,
+  ZTrainingJobsResponseSchema,
+} from '@studioshot/contracts/training';
+import { ZUserModelsResponseSchema } from '@studioshot/contracts/upload';
 import { api } from '../../lib/api';
 import { ApiError, CLIENT_ERROR_CODES } from '../../lib/api-client';
 
@@ -138,14 +144,26 @@ function invalidResponse(detail: string): ApiError {
   return new ApiError({ status: 0, code: CLIENT_ERROR_CODES.invalidResponse, detail });
 }
 
+// Each answer is checked against its contract, then read as the pages show it (a finished job
+// at 100, newest first).
 export async function fetchTrainingJobs(signal?: AbortSignal): Promise<TrainingJob[]> {
-  return toTrainingJobs(await api.get('/api/v1/training/jobs', { signal }));
+  return toTrainingJobs(
+    await api.get('/api/v1/training/jobs', {
+      signal,
+      schema: ZTrainingJobsResponseSchema,
+      invalid: MESSAGES.trainingStatusFailed,
+    }),
+  );
 }
 
 /** One job by its id or by its upload session's id. */
 export async function fetchTrainingJob(id: string, signal?: AbortSignal): Promise<TrainingJob> {
-  const body = await api.get(`/api/v1/training/jobs/${encodeURIComponent(id)}`, { signal });
-  const job = toTrainingJob(isRecord(body) && isRecord(body.job) ? body.job : body);
+  const body = await api.get(`/api/v1/training/jobs/${encodeURIComponent(id)}`, {
+    signal,
+    schema: ZTrainingJobSchema,
+    invalid: MESSAGES.trainingStatusFailed,
+  });
+  const job = toTrainingJob(body);
   if (!job) throw invalidResponse(MESSAGES.trainingStatusFailed);
   return job;
 }
@@ -159,17 +177,23 @@ export interface StartTrainingInput {
 export async function startTraining(
   input: StartTrainingInput,
 ): Promise<{ job: TrainingJob; message: string | null }> {
-  const body = await api.post('/api/v1/training/start', {
-    model_name: input.model_name,
-    trigger_word: 'person',
-    user_id: input.user_id,
-    session_id: input.session_id,
-  });
+  const body = await api.post(
+    '/api/v1/training/start',
+    {
+      model_name: input.model_name,
+      trigger_word: 'person',
+      user_id: input.user_id,
+      session_id: input.session_id,
+    },
+    { schema: ZStartTrainingResponseSchema, invalid: MESSAGES.trainingStartFailed },
+  );
   const job = toTrainingJob(body);
   if (!job) throw invalidResponse(MESSAGES.trainingStartFailed);
-  return { job, message: isRecord(body) ? text(body.message) : null };
+  return { job, message: body.message };
 }
 
 export async function fetchUserModels(signal?: AbortSignal): Promise<UserModel[]> {
-  return toUserModels(await api.get('/api/v1/upload/user-models', { signal }));
+  return toUserModels(
+    await api.get('/api/v1/upload/user-models', { signal, schema: ZUserModelsResponseSchema }),
+  );
 }

@@ -12,26 +12,11 @@ import {
   detectChanges,
   failureToastMessage,
   mergeModels,
-  minutesLabel,
-  minutesRemaining,
   shortId,
 } from './training-logic';
 
+// The time remaining is computed from measured durations: see features/queue/durations.test.ts.
 describe('progress arithmetic (api spec 9)', () => {
-  it.each([
-    [0, 10],
-    [1, 10],
-    [10, 9],
-    [41, 6],
-    [95, 1],
-    [99, 1],
-    [100, 0],
-    [150, 0],
-    [-5, 10],
-  ])('minutes remaining at %i%% is %i', (progress, minutes) => {
-    expect(minutesRemaining(progress)).toBe(minutes);
-  });
-
   it.each([
     [0, 5],
     [3, 5],
@@ -42,12 +27,6 @@ describe('progress arithmetic (api spec 9)', () => {
     [140, 100],
   ])('the bar is drawn at max(5, %i) = %i', (progress, width) => {
     expect(barWidth(progress)).toBe(width);
-  });
-
-  it('labels the minutes', () => {
-    expect(minutesLabel(6)).toBe('About 6 minutes remaining');
-    expect(minutesLabel(1)).toBe('About 1 minute remaining');
-    expect(minutesLabel(0)).toBe('Finishing up');
   });
 });
 

@@ -32,19 +32,9 @@ export function clampProgress(progress: number | null | undefined): number {
   return Math.round(Math.min(100, Math.max(0, value)));
 }
 
-/** Minutes remaining (api spec 9): ceil((100 - progress) / 10). */
-export function minutesRemaining(progress: number | null | undefined): number {
-  return Math.ceil((100 - clampProgress(progress)) / 10);
-}
-
 /** The drawn width of a progress bar (api spec 9): never under 5%. */
 export function barWidth(progress: number | null | undefined): number {
   return Math.max(MIN_BAR_PERCENT, clampProgress(progress));
-}
-
-export function minutesLabel(minutes: number): string {
-  if (minutes <= 0) return 'Finishing up';
-  return `About ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} remaining`;
 }
 
 export function displayName(job: Pick<TrainingJob, 'name' | 'model_name'>): string {

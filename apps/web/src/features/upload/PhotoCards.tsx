@@ -1,5 +1,5 @@
 import type { UploadedPhoto } from '@studioshot/contracts';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Spinner } from '../../components/PageState';
 import { ProgressBar } from '../../components/ProgressBar';
 import {
@@ -90,7 +90,12 @@ function RemoveButton({
   );
 }
 
-/** A photo waiting on this device: its preview, size, and its own upload progress or error. */
+/**
+ * A photo waiting on this device: its preview, size, and its own upload progress or error. A file
+ * the server refused shows no preview (it may not be a picture at all) but its reason, for good,
+ * with a Remove button; a file whose preview cannot be drawn shows a placeholder, never a broken
+ * image.
+ */
 export function LocalPhotoCard({
   photo,
   onRemove,
@@ -102,26 +107,34 @@ export function LocalPhotoCard({
   canRemove: boolean;
 }) {
   const nameId = useId();
+  const [unreadable, setUnreadable] = useState(false);
   const uploading = photo.state === 'uploading';
+  const rejected = photo.state === 'rejected';
+  const showPreview = photo.previewUrl !== null && !unreadable && !rejected;
   return (
     <li>
       <article
         aria-labelledby={nameId}
-        className={`h-full overflow-hidden rounded-xl border bg-white shadow-sm ${photo.state === 'failed' ? 'border-red-200' : 'border-stone-200'}`}
+        data-upload-state={photo.state}
+        className={`h-full overflow-hidden rounded-xl border bg-white shadow-sm ${photo.state === 'failed' || rejected ? 'border-red-200' : 'border-stone-200'}`}
       >
         <div className="relative aspect-square bg-stone-100">
-          {photo.previewUrl ? (
+          {showPreview ? (
             <img
-              src={photo.previewUrl}
+              src={photo.previewUrl ?? undefined}
               alt=""
+              onError={() => setUnreadable(true)}
               className={`size-full object-cover transition-opacity ${uploading ? 'opacity-70' : ''}`}
             />
           ) : (
-            <div className="flex size-full items-center justify-center text-stone-400">
-              <PhotoIcon className="size-8" />
+            <div
+              className={`flex size-full flex-col items-center justify-center gap-1 px-2 text-center text-xs ${rejected ? 'bg-red-50 text-red-800' : 'text-stone-500'}`}
+            >
+              {rejected ? <AlertIcon className="size-7" /> : <PhotoIcon className="size-8" />}
+              {rejected ? 'Not uploaded' : unreadable ? 'No preview' : null}
             </div>
           )}
-          {canRemove && !uploading && (
+          {canRemove && !uploading && !rejected && (
             <RemoveButton
               overlay
               label={`Remove ${photo.name}`}
@@ -139,6 +152,22 @@ export function LocalPhotoCard({
                 {photo.progress < 100 ? `Uploading ${photo.progress}%` : 'Processing...'}
               </p>
               <ProgressBar size="sm" value={photo.progress} label={`Uploading ${photo.name}`} />
+            </>
+          ) : rejected ? (
+            <>
+              <p className="text-xs text-red-800">
+                <span className="font-semibold">Refused:</span> {photo.error}
+              </p>
+              {canRemove && (
+                <button
+                  type="button"
+                  onClick={() => onRemove(photo.key)}
+                  aria-label={`Remove ${photo.name}`}
+                  className="inline-flex items-center gap-1 rounded-md text-xs font-semibold text-red-800 underline underline-offset-2 hover:text-red-950"
+                >
+                  <TrashIcon className="size-3.5" /> Remove
+                </button>
+              )}
             </>
           ) : photo.state === 'failed' ? (
             <p className="text-xs text-red-700" role="alert">

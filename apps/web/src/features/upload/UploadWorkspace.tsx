@@ -10,8 +10,11 @@ import { PhotoIcon } from '../../components/icons';
 import { LocalPhotoCard, UploadedPhotoCard } from './PhotoCards';
 import { setSummary } from './photo-state';
 import { ProgressBar } from '../../components/ProgressBar';
+import { PickRejections } from './PickRejections';
 import { Notice, Requirements, SetSummary, UploadCompletePanel } from './UploadPanels';
 import type { UploadFlow } from './use-upload-flow';
+
+const QUEUE_TITLE_ID = 'queue-title';
 
 /** The upload page's working area: panels, drop zone, queue, uploaded photos, and the sidebar. */
 export function UploadWorkspace({
@@ -32,9 +35,11 @@ export function UploadWorkspace({
   const sessionCompleted = flow.session?.status === 'completed';
   const sessionClosed = flow.sessionGone || flow.sessionMissing || sessionCompleted;
   const uploadedInSet = sessionClosed ? 0 : summary.uploaded;
-  const remaining = Math.max(0, MAX_PHOTOS - uploadedInSet - flow.local.length);
+  // A file the server refused sits in the queue with its reason but takes no place in the set.
+  const counted = flow.countedLocal.length;
+  const remaining = Math.max(0, MAX_PHOTOS - uploadedInSet - counted);
   const queued = flow.pendingLocal.length;
-  const total = uploadedInSet + flow.local.length;
+  const total = uploadedInSet + counted;
   const loadingSession = flow.sessionId !== null && flow.status.isPending;
   const settled = !flow.running && flow.optimizing === null && queued === 0;
   const showComplete =
@@ -53,6 +58,15 @@ export function UploadWorkspace({
   const openPicker = () => {
     dropZoneRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
     inputRef.current?.click();
+  };
+  // Remove takes its own button away: focus goes to the queue's heading, or to the drop zone
+  // when that was the last photo, never to the page (and without scrolling).
+  const removeLocal = (key: string) => {
+    flow.removeLocal(key);
+    requestAnimationFrame(() => {
+      const heading = document.getElementById(QUEUE_TITLE_ID);
+      (heading ?? dropZoneRef.current)?.focus({ preventScroll: true });
+    });
   };
   const uploadMore = () => {
     if (sessionCompleted) flow.startOver();
@@ -154,7 +168,7 @@ export function UploadWorkspace({
         </div>
 
         <div className="order-3 min-w-0 space-y-6 lg:order-none">
-          <div ref={dropZoneRef}>
+          <div ref={dropZoneRef} tabIndex={-1} className="outline-none">
             <DropZone
               inputRef={inputRef}
               onFiles={(files) => void flow.addFiles(files)}
@@ -165,6 +179,17 @@ export function UploadWorkspace({
                   ? 'This set was sent to training. Choose Upload More Photos to start a new set.'
                   : `Your set has the maximum of ${MAX_PHOTOS} photos. Remove one to add another.`
               }
+            />
+            <PickRejections
+              rejections={flow.pickErrors}
+              onDismiss={() => {
+                flow.dismissPickErrors();
+                // The list goes away under the focus: put it back on the picker, or on the drop
+                // zone when the set is full and the picker is disabled.
+                const input = inputRef.current;
+                if (input && !input.disabled) input.focus();
+                else dropZoneRef.current?.focus();
+              }}
             />
           </div>
 
@@ -187,7 +212,7 @@ export function UploadWorkspace({
           )}
 
           {flow.local.length > 0 && (
-            <QueueSection flow={flow} total={total} queued={queued} onRemove={flow.removeLocal} />
+            <QueueSection flow={flow} total={total} queued={queued} onRemove={removeLocal} />
           )}
 
           {loadingSession ? (
@@ -255,28 +280,39 @@ function QueueSection({
   onRemove: (key: string) => void;
 }) {
   const progress = flow.progress;
+  // Only failures another attempt may fix are retried; refused files are not counted.
   const failed = flow.local.filter((p) => p.state === 'failed').length;
+  const refused = flow.local.filter((p) => p.state === 'rejected').length;
   const short = Math.max(0, MIN_PHOTOS - total);
-  const label =
-    failed > 0 && failed === queued
-      ? `Retry ${failed} ${failed === 1 ? 'photo' : 'photos'}`
-      : `Upload ${queued} ${queued === 1 ? 'photo' : 'photos'}`;
+  const retrying = failed > 0 && failed === queued;
+  const label = retrying
+    ? `Retry ${failed} ${failed === 1 ? 'photo' : 'photos'}`
+    : `Upload ${queued} ${queued === 1 ? 'photo' : 'photos'}`;
+  const title = flow.running ? 'Uploading' : queued > 0 ? 'Ready to upload' : 'Not uploaded';
   return (
     <section
-      aria-labelledby="queue-title"
+      aria-labelledby={QUEUE_TITLE_ID}
       className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5"
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 id="queue-title" className="font-display text-xl font-semibold text-stone-950">
-            {flow.running ? 'Uploading' : 'Ready to upload'}
+          <h2
+            id={QUEUE_TITLE_ID}
+            tabIndex={-1}
+            className="font-display text-xl font-semibold text-stone-950 focus:outline-none"
+          >
+            {title}
           </h2>
           <p className="text-sm text-stone-600">
             {flow.running
               ? 'Keep this page open until every photo is sent.'
-              : short > 0
-                ? `Add ${short} more ${short === 1 ? 'photo' : 'photos'} to reach the ${MIN_PHOTOS}-photo minimum.`
-                : `${queued} ${queued === 1 ? 'photo' : 'photos'} will be uploaded and checked.`}
+              : queued === 0
+                ? refused === 1
+                  ? 'This file was refused. Remove it, or choose other photos.'
+                  : 'These files were refused. Remove them, or choose other photos.'
+                : short > 0
+                  ? `Add ${short} more ${short === 1 ? 'photo' : 'photos'} to reach the ${MIN_PHOTOS}-photo minimum.`
+                  : `${queued} ${queued === 1 ? 'photo' : 'photos'} will be uploaded and checked.`}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -298,14 +334,16 @@ function QueueSection({
               >
                 Clear
               </button>
-              <button
-                type="button"
-                onClick={() => void flow.startUpload()}
-                disabled={flow.optimizing !== null || queued === 0}
-                className={buttonClass('primary', 'sm')}
-              >
-                {label}
-              </button>
+              {queued > 0 && (
+                <button
+                  type="button"
+                  onClick={() => void flow.startUpload()}
+                  disabled={flow.optimizing !== null}
+                  className={buttonClass('primary', 'sm')}
+                >
+                  {label}
+                </button>
+              )}
             </>
           )}
         </div>
@@ -341,19 +379,21 @@ function QueueSection({
         </div>
       )}
 
-      {!flow.running && flow.lastResult && flow.lastResult.errors.length > 0 && (
+      {!flow.running && failed + refused > 0 && (
         <div className="mt-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
           <p className="font-medium">
-            {flow.lastResult.errors.length} of {flow.lastResult.totalFiles}{' '}
-            {flow.lastResult.totalFiles === 1 ? 'photo' : 'photos'} could not be uploaded.
+            {failed + refused} {failed + refused === 1 ? 'photo' : 'photos'} could not be uploaded.
           </p>
-          <ul className="mt-1 list-inside list-disc space-y-0.5">
-            {flow.lastResult.errors.map((error, index) => (
-              <li key={`${error.filename}-${index}`}>
-                <span className="font-medium">{error.filename}</span>: {error.error}
-              </li>
-            ))}
-          </ul>
+          <p className="mt-1">
+            {[
+              failed > 0 &&
+                `${failed} ${failed === 1 ? 'was' : 'were'} not sent: ${retrying ? 'Retry' : 'Upload'} sends ${failed === 1 ? 'it' : 'them'} again.`,
+              refused > 0 &&
+                `${refused} ${refused === 1 ? 'was refused and will not be sent again: the reason is on its card.' : 'were refused and will not be sent again: the reason is on each card.'}`,
+            ]
+              .filter(Boolean)
+              .join(' ')}
+          </p>
         </div>
       )}
 

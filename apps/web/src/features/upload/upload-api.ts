@@ -20,6 +20,7 @@ export type { UploadedPhoto, UploadSessionStatus };
 
 /** The upload calls of api spec 7.3 and the profile update of 7.2, answers checked. */
 
+/** The photo upload's own transport (it reports progress) parses its answer here. */
 function parseOr<T>(schema: z.ZodType<T>, body: unknown, failure: string): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
@@ -31,40 +32,46 @@ function parseOr<T>(schema: z.ZodType<T>, body: unknown, failure: string): T {
 export async function createUploadSession(
   expectedFiles: number,
 ): Promise<{ session_id: string; expires_at: string }> {
-  const body = await api.post('/api/v1/upload/create-session', {
-    expected_files: expectedFiles,
-    session_type: 'training',
-  });
-  return parseOr(ZCreateUploadSessionResponseSchema, body, MESSAGES.sessionCreateFailed);
+  return api.post(
+    '/api/v1/upload/create-session',
+    { expected_files: expectedFiles, session_type: 'training' },
+    { schema: ZCreateUploadSessionResponseSchema, invalid: MESSAGES.sessionCreateFailed },
+  );
 }
 
 export async function fetchSessionStatus(
   sessionId: string,
   signal?: AbortSignal,
 ): Promise<UploadSessionStatus> {
-  const body = await api.get(`/api/v1/upload/session/${encodeURIComponent(sessionId)}/status`, {
+  return api.get(`/api/v1/upload/session/${encodeURIComponent(sessionId)}/status`, {
     signal,
+    schema: ZUploadSessionStatusSchema,
+    invalid: MESSAGES.sessionStatusFailed,
   });
-  return parseOr(ZUploadSessionStatusSchema, body, MESSAGES.sessionStatusFailed);
 }
 
 export async function completeUploadSession(
   sessionId: string,
 ): Promise<{ uploaded_files: number; usable_files: number; message: string }> {
-  const body = await api.post(`/api/v1/upload/complete/${encodeURIComponent(sessionId)}`);
-  return parseOr(ZCompleteUploadResponseSchema, body, MESSAGES.sessionCompleteFailed);
+  return api.post(`/api/v1/upload/complete/${encodeURIComponent(sessionId)}`, undefined, {
+    schema: ZCompleteUploadResponseSchema,
+    invalid: MESSAGES.sessionCompleteFailed,
+  });
 }
 
 export async function deleteUploadedPhoto(photoId: string): Promise<void> {
-  await api.request(`/api/v1/upload/photos/${encodeURIComponent(photoId)}`, { method: 'DELETE' });
+  // 204: no body to parse.
+  await api.delete(`/api/v1/upload/photos/${encodeURIComponent(photoId)}`);
 }
 
 export async function updateProfile(changes: {
   gender: 'male' | 'female';
   age: number | null;
 }): Promise<User> {
-  const body = await api.patch('/api/v1/users/profile', changes);
-  return parseOr(ZUserSchema, body, MESSAGES.profileUpdateFailed);
+  return api.patch('/api/v1/users/profile', changes, {
+    schema: ZUserSchema,
+    invalid: MESSAGES.profileUpdateFailed,
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -111,7 +111,7 @@ describe('upload queue', () => {
     expect(attempts).toEqual({ 'flaky.jpg': 3, 'bad.jpg': 3, 'ok.jpg': 1 });
     expect(waits).toEqual([1000, 2000, 1000, 2000]);
     expect(result.errors).toEqual([
-      { filename: 'bad.jpg', error: 'Service unavailable', retryCount: 3 },
+      { filename: 'bad.jpg', error: 'Service unavailable', retryCount: 3, refused: false },
     ]);
     expect(failed).toHaveBeenCalledWith(
       expect.objectContaining({ key: 'bad.jpg' }),
@@ -144,7 +144,9 @@ describe('upload queue', () => {
       expect(calls).toHaveLength(3);
       const result = await run;
       expect(result.status).toBe('failed');
-      expect(result.errors).toEqual([{ filename: 'a.jpg', error: 'offline', retryCount: 3 }]);
+      expect(result.errors).toEqual([
+        { filename: 'a.jpg', error: 'offline', retryCount: 3, refused: false },
+      ]);
     } finally {
       vi.useRealTimers();
     }
@@ -165,9 +167,39 @@ describe('upload queue', () => {
     expect(upload).toHaveBeenCalledTimes(1);
     expect(sleep).not.toHaveBeenCalled();
     expect(result.errors).toEqual([
-      { filename: 'dup.jpg', error: 'This photo is already in your set.', retryCount: 1 },
+      {
+        filename: 'dup.jpg',
+        error: 'This photo is already in your set.',
+        retryCount: 1,
+        refused: true,
+      },
     ]);
     expect(result.status).toBe('failed');
+  });
+
+  it.each([
+    [400, 'The file is not a readable image.', true],
+    [413, 'File too large (max 50MB)', true],
+    [415, 'Invalid file type. Only JPEG, PNG, and WebP are allowed.', true],
+    [422, 'The image has too many pixels.', true],
+    [408, 'Request timeout', false],
+    [429, 'Too many requests', false],
+    [502, 'Bad gateway', false],
+  ])('a %i is refused for good: %s (%s)', async (status, detail, refused) => {
+    const upload = vi.fn(async () => {
+      throw httpError(status, detail);
+    });
+    const result = await runUploadQueue({
+      sessionId: 's1',
+      items: items('x.jpg'),
+      sleep: vi.fn(async () => undefined),
+      upload,
+    });
+    // Refused files are tried once; the rest up to the spec's 3 attempts.
+    expect(upload).toHaveBeenCalledTimes(refused ? 1 : 3);
+    expect(result.errors).toEqual([
+      { filename: 'x.jpg', error: detail, retryCount: refused ? 1 : 3, refused },
+    ]);
   });
 
   it('falls back to the catalogue message when the error has none', async () => {
@@ -181,7 +213,12 @@ describe('upload queue', () => {
       },
     });
     expect(result.errors).toEqual([
-      { filename: 'a.png', error: 'Upload failed. Please try again.', retryCount: 3 },
+      {
+        filename: 'a.png',
+        error: 'Upload failed. Please try again.',
+        retryCount: 3,
+        refused: false,
+      },
     ]);
   });
 
@@ -199,8 +236,8 @@ describe('upload queue', () => {
     expect(upload).toHaveBeenCalledTimes(2);
     expect(result.fatalError).toBe(MESSAGES.sessionExpired);
     expect(result.errors).toEqual([
-      { filename: 'b.jpg', error: MESSAGES.sessionExpired, retryCount: 1 },
-      { filename: 'c.jpg', error: MESSAGES.sessionExpired, retryCount: 0 },
+      { filename: 'b.jpg', error: MESSAGES.sessionExpired, retryCount: 1, refused: false },
+      { filename: 'c.jpg', error: MESSAGES.sessionExpired, retryCount: 0, refused: false },
     ]);
     // One file went up, so the run counts as completed (spec rule).
     expect(result.status).toBe('completed');

@@ -10,6 +10,11 @@ export interface UploadFileError {
   error: string;
   /** Attempts made for the file before it was given up (the spec's "upload retries 3"). */
   retryCount: number;
+  /**
+   * The server refused this file for good (a 4xx that is neither a timeout nor rate limiting,
+   * and not one that dooms the whole session): sending it again cannot succeed.
+   */
+  refused: boolean;
 }
 
 export interface UploadProgress {
@@ -132,7 +137,8 @@ function browserWaitUntilOnline(signal: AbortSignal): Promise<void> {
 
 /**
  * Sends files one after another (api spec 7.3). A failed file is tried up to 3 times, waiting
- * 1 s then 2 s; errors that another try cannot fix (a refused type, a duplicate) are not retried.
+ * 1 s then 2 s; errors that another try cannot fix (a refused type, a duplicate) are not retried
+ * and are marked refused.
  * A file given up is listed with its filename, error and attempts, and the queue moves on.
  */
 export async function runUploadQueue<R>(options: UploadQueueOptions<R>): Promise<UploadResult> {
@@ -170,8 +176,13 @@ export async function runUploadQueue<R>(options: UploadQueueOptions<R>): Promise
   let cancelled = false;
   let fatalError: string | null = null;
 
-  const fail = (item: QueueItem, error: string, attempts: number) => {
-    const entry = { filename: item.filename ?? item.file.name, error, retryCount: attempts };
+  const fail = (item: QueueItem, error: string, attempts: number, refused = false) => {
+    const entry: UploadFileError = {
+      filename: item.filename ?? item.file.name,
+      error,
+      retryCount: attempts,
+      refused,
+    };
     state.errors.push(entry);
     options.onFileFailed?.(item, entry);
     publish({ failedFiles: state.failedFiles + 1, currentFile: null, currentFileProgress: 0 });
@@ -216,7 +227,11 @@ export async function runUploadQueue<R>(options: UploadQueueOptions<R>): Promise
             fail(item, message, attempt);
             break;
           }
-          if (attempt >= maxAttempts || !isRetryable(error)) {
+          if (!isRetryable(error)) {
+            fail(item, message, attempt, true);
+            break;
+          }
+          if (attempt >= maxAttempts) {
             fail(item, message, attempt);
             break;
           }

@@ -37,10 +37,30 @@ export interface LocalPhoto {
   previewUrl: string | null;
   optimized: boolean;
   identity: string;
-  state: 'queued' | 'uploading' | 'failed';
+  /**
+   * queued: waiting to be sent; uploading: being sent; failed: given up after retries or with
+   * the session, and sent again by the next upload; rejected: refused by the server for good
+   * (its reason stays beside it), never sent again and not counted in the set.
+   */
+  state: 'queued' | 'uploading' | 'failed' | 'rejected';
   /** Percent of this file sent. */
   progress: number;
   error: string | null;
+}
+
+/** A file the page did not take when it was picked, and why: listed until dismissed. */
+export interface PickRejection extends RejectedFile {
+  id: number;
+}
+
+/** Photos on this device that still count toward the set (a refused one does not). */
+export function countedLocal(local: readonly LocalPhoto[]): LocalPhoto[] {
+  return local.filter((p) => p.state !== 'rejected');
+}
+
+/** Photos the next upload sends: waiting ones and those whose upload failed. */
+export function sendableLocal(local: readonly LocalPhoto[]): LocalPhoto[] {
+  return local.filter((p) => p.state === 'queued' || p.state === 'failed');
 }
 
 export const sessionQueryKey = (sessionId: string | null) => ['upload-session', sessionId] as const;
@@ -57,6 +77,7 @@ export interface UploadFlowEvents {
 }
 
 let nextKey = 1;
+let nextRejection = 1;
 
 /** Signed thumbnail addresses last an hour; reuse one for 45 minutes. */
 const THUMBNAIL_REUSE_MS = 45 * 60_000;
@@ -137,7 +158,7 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
   const [optimizing, setOptimizing] = useState<{ done: number; total: number } | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [lastResult, setLastResult] = useState<UploadResult | null>(null);
-  const [pickErrors, setPickErrors] = useState<RejectedFile[]>([]);
+  const [pickErrors, setPickErrors] = useState<PickRejection[]>([]);
   const [startError, setStartError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
   const [completing, setCompleting] = useState(false);
@@ -198,12 +219,22 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     return () => window.removeEventListener('beforeunload', warn);
   }, [busy]);
 
-  const pendingLocal = local.filter((p) => p.state !== 'uploading');
+  const pendingLocal = sendableLocal(local);
+  const counted = countedLocal(local);
   // A closed set (expired, missing, or sent to training) takes no more photos: the next upload
   // starts a new one, so its photos do not count toward the 20.
   const setClosed = sessionGone || sessionMissing || session?.status === 'completed';
   const activeUploaded = setClosed ? 0 : photos.length;
-  const chosenCount = activeUploaded + local.length;
+  const chosenCount = activeUploaded + counted.length;
+
+  /** Adds refusals to the list beside the drop zone; it stays until dismissed. */
+  const reportRejections = useCallback((rejected: readonly RejectedFile[]) => {
+    if (rejected.length === 0) return;
+    setPickErrors((list) => [
+      ...list,
+      ...rejected.map((entry) => ({ ...entry, id: nextRejection++ })),
+    ]);
+  }, []);
 
   const addFiles = useCallback(
     async (picked: readonly File[]) => {
@@ -211,10 +242,10 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
       setStartError(null);
       const current = localRef.current;
       const { accepted, rejected } = validateSelection(picked, {
-        alreadyChosen: activeUploaded + current.length,
+        alreadyChosen: activeUploaded + countedLocal(current).length,
         knownIdentities: new Set(current.map((p) => p.identity)),
       });
-      setPickErrors(rejected);
+      reportRejections(rejected);
       for (const message of summariseRejections(rejected)) toast.error(message);
       if (accepted.length === 0) return;
       setOptimizing({ done: 0, total: accepted.length });
@@ -235,22 +266,32 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
           progress: 0,
           error: null,
         }));
-        setLocal((list) => {
-          // The set may have filled up while these were being prepared.
-          const room = Math.max(0, MAX_PHOTOS - activeUploaded - list.length);
-          const kept = added.slice(0, room);
-          for (const extra of added.slice(room)) revoke(extra.previewUrl);
-          if (kept.length < added.length) toast.error(MESSAGES.tooManyPhotos);
-          return [...list, ...kept];
-        });
+        // The set may have filled up while these were being prepared.
+        const room = Math.max(
+          0,
+          MAX_PHOTOS - activeUploaded - countedLocal(localRef.current).length,
+        );
+        const kept = added.slice(0, room);
+        const extra = added.slice(room);
+        for (const photo of extra) revoke(photo.previewUrl);
+        if (extra.length > 0) {
+          reportRejections(extra.map((p) => ({ name: p.name, error: MESSAGES.tooManyPhotos })));
+          toast.error(MESSAGES.tooManyPhotos);
+        }
+        setLocal((list) => [...list, ...kept]);
       } catch {
+        reportRejections(
+          accepted.map((file) => ({ name: file.name, error: MESSAGES.optimizeFailed })),
+        );
         toast.error(MESSAGES.optimizeFailed);
       } finally {
         setOptimizing(null);
       }
     },
-    [activeUploaded, settings],
+    [activeUploaded, reportRejections, settings],
   );
+
+  const dismissPickErrors = useCallback(() => setPickErrors([]), []);
 
   const removeLocal = useCallback((key: string) => {
     setLocal((list) => {
@@ -274,7 +315,7 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     setLocal((list) => list.map((p) => (p.key === key ? { ...p, ...changes } : p)));
 
   const startUpload = useCallback(async () => {
-    const queue = localRef.current.filter((p) => p.state !== 'uploading');
+    const queue = sendableLocal(localRef.current);
     const problem = startUploadError({
       running: starting.current || runner.current.running,
       hasToken: Boolean(appStorage.getItem(STORAGE_KEYS.accessToken)),
@@ -344,8 +385,14 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
             return list.filter((p) => p.key !== item.key);
           });
         },
+        // A file the server refused for good keeps its reason and leaves the queue; one that
+        // failed otherwise (network, server fault, the session) is sent again by Retry.
         onFileFailed: (item, error) =>
-          patchLocal(item.key, { state: 'failed', progress: 0, error: error.error }),
+          patchLocal(item.key, {
+            state: error.refused ? 'rejected' : 'failed',
+            progress: 0,
+            error: error.error,
+          }),
       });
       // Files cancelled before they were sent go back to the queue.
       setLocal((list) =>
@@ -434,7 +481,12 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     setExpired(false);
     setLastResult(null);
     setStartError(null);
-    setLocal((list) => list.map((p) => ({ ...p, state: 'queued', progress: 0, error: null })));
+    // A refused file stays refused: the server would answer the same in a new set.
+    setLocal((list) =>
+      list.map((p) =>
+        p.state === 'rejected' ? p : { ...p, state: 'queued', progress: 0, error: null },
+      ),
+    );
     eventsRef.current.onSessionChange(null);
   }, []);
 
@@ -445,11 +497,13 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     photos,
     local,
     pendingLocal,
+    countedLocal: counted,
     chosenCount,
     optimizing,
     progress,
     lastResult,
     pickErrors,
+    dismissPickErrors,
     startError,
     running,
     removing,

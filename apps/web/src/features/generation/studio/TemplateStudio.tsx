@@ -32,6 +32,7 @@ import { TemplateCarousel } from './TemplateCarousel';
 import { useStudioKeys } from './use-studio-keys';
 import { useTemplateStudio } from './use-template-studio';
 import { VariantPicker } from './VariantPicker';
+import { useGenerationExpectation } from '../../queue/use-durations';
 
 /** The results' heading, focused when the images arrive. */
 const RESULTS_HEADING_ID = 'results-title';
@@ -83,6 +84,7 @@ export function TemplateStudio({
   const blockerId = useId();
   const promptHintId = useId();
 
+  const expectation = useGenerationExpectation();
   const generation = useGeneration(
     (key) =>
       generateTrained(
@@ -333,7 +335,7 @@ export function TemplateStudio({
             <GenerationProgress
               state={state}
               title="Generating your headshots"
-              expectation="Usually ready in 10-30 seconds"
+              expectation={expectation}
             />
           )}
           {state.phase === 'failed' && state.failure.kind !== 'credits' && (

@@ -1,3 +1,4 @@
+import { ZHealthResponseSchema } from '@studioshot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { ApiError } from '../../../lib/api-client';
@@ -12,11 +13,12 @@ export async function fetchServerDebug(): Promise<boolean> {
   try {
     body = await api.get('/health', { anonymous: true });
   } catch (error) {
-    // A degraded server (503) still reports its settings.
+    // A degraded server (503) still reports its settings (the same body).
     if (!(error instanceof ApiError && error.status === 503)) return false;
     body = error.body;
   }
-  return (body as { debug?: unknown } | null | undefined)?.debug === true;
+  const health = ZHealthResponseSchema.safeParse(body);
+  return health.success && health.data.debug === true;
 }
 
 export function useServerDebug(): boolean {
