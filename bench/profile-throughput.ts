@@ -32,6 +32,12 @@ const api = startNode('apps/api/dist/main.js', {
   REDIS_PREFIX: `bench:${database}:`,
   JWT_SECRET: 'bench-secret-bench-secret-bench-secret-42',
   LOG_LEVEL: 'info',
+  // Production refuses development conveniences: real transports, never called by this bench.
+  MAIL_TRANSPORT: 'smtp',
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: 'sk_test_bench',
+  STRIPE_WEBHOOK_SECRET: 'whsec_bench',
 });
 const hello = startNode('bench/hello-express.mjs', { PORT: String(helloPort) });
 
