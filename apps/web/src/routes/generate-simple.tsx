@@ -3,17 +3,14 @@ import { Link, Navigate } from 'react-router';
 import { PageState, Spinner } from '../components/PageState';
 import { buttonClass, cardClass, inputClass, labelClass } from '../components/ui';
 import { useSession } from '../features/auth/session-store';
-import { generateWithStyle, type GeneratedImage } from '../features/generation/generation-api';
+import { generateWithStyle } from '../features/generation/generation-api';
 import { isBusy, type GenerationState } from '../features/generation/generation-machine';
-import { GenerationProgress } from '../features/generation/GenerationProgress';
-import { HeadshotGrid } from '../features/generation/HeadshotGrid';
 import { refreshAfterGeneration, styleLabel, useStyles } from '../features/generation/hooks';
 import { customPromptApplies, customPromptHint } from '../features/generation/legacy/custom-prompt';
-import { GenerationFailure } from '../features/generation/legacy/GenerationFailure';
+import { GenerationOutcome } from '../features/generation/legacy/GenerationOutcome';
 import { LegacyHeader } from '../features/generation/legacy/LegacyHeader';
 import { StyleCards } from '../features/generation/legacy/StyleCards';
 import { useRevealResults } from '../features/generation/legacy/use-reveal';
-import { useImageDownloads } from '../features/generation/use-downloads';
 import { useGeneration } from '../features/generation/use-generation';
 import { useProfile } from '../features/payments/hooks';
 import { useUserModels } from '../features/training/hooks';
@@ -90,7 +87,6 @@ function StyleStudio() {
   );
   const { state } = generation;
   const busy = isBusy(state);
-  const { saving, save, saveAll } = useImageDownloads();
 
   // Product spec, validation: the legacy page needs a balance of at least 1 credit.
   const outOfCredits = credits < 1;
@@ -196,39 +192,13 @@ function StyleStudio() {
         )}
       </form>
 
-      {busy && (
-        <div className="mt-6">
-          <GenerationProgress
-            state={state}
-            title="Generating your headshots"
-            expectation={expectation}
-          />
-        </div>
-      )}
-      {state.phase === 'failed' && (
-        <div className="mt-6">
-          <GenerationFailure state={state} onRetry={() => generation.start()} />
-        </div>
-      )}
-
-      {done && (
-        <div className="mt-10">
-          <HeadshotGrid
-            images={done.images}
-            heading="Your Headshots"
-            headingId="results-title"
-            description={
-              <>
-                {done.images.length} headshots, 1024x1024
-                {done.generation_time !== null && `, ready in ${done.generation_time} seconds`}.
-                Best likeness first.
-              </>
-            }
-            styleLabel={currentStyleName}
-            saving={saving}
-            onSave={(image: GeneratedImage) => void save(image)}
-            onSaveAll={() => void saveAll(done.images)}
-          />
+      <GenerationOutcome
+        state={state}
+        done={done}
+        expectation={expectation}
+        styleLabel={currentStyleName}
+        onRetry={() => generation.start()}
+        footer={
           <p className="mt-6 text-sm text-stone-600">
             Every headshot is kept in{' '}
             <Link
@@ -239,8 +209,8 @@ function StyleStudio() {
             </Link>
             .
           </p>
-        </div>
-      )}
+        }
+      />
     </section>
   );
 }

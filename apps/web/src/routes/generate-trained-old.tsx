@@ -3,19 +3,16 @@ import { Link, useLocation } from 'react-router';
 import { PageState, Spinner } from '../components/PageState';
 import { buttonClass, cardClass, inputClass, labelClass } from '../components/ui';
 import { useSession } from '../features/auth/session-store';
-import { generateTrained, type GeneratedImage } from '../features/generation/generation-api';
+import { generateTrained } from '../features/generation/generation-api';
 import { isBusy, type GenerationState } from '../features/generation/generation-machine';
-import { GenerationProgress } from '../features/generation/GenerationProgress';
-import { HeadshotGrid } from '../features/generation/HeadshotGrid';
 import { refreshAfterGeneration, styleLabel, useStyles } from '../features/generation/hooks';
 import { customPromptApplies, customPromptHint } from '../features/generation/legacy/custom-prompt';
-import { GenerationFailure } from '../features/generation/legacy/GenerationFailure';
+import { GenerationOutcome } from '../features/generation/legacy/GenerationOutcome';
 import { LegacyHeader } from '../features/generation/legacy/LegacyHeader';
 import { ModelCards } from '../features/generation/legacy/ModelCards';
 import { StyleCards } from '../features/generation/legacy/StyleCards';
 import { useRevealResults } from '../features/generation/legacy/use-reveal';
 import { quickPromptsFor } from '../features/generation/quick-prompts';
-import { useImageDownloads } from '../features/generation/use-downloads';
 import { useGeneration } from '../features/generation/use-generation';
 import { useProfile } from '../features/payments/hooks';
 import { ArrowLeftIcon } from '../features/payments/icons';
@@ -144,7 +141,6 @@ function ClassicStudio({
   );
   const { state } = generation;
   const busy = isBusy(state);
-  const { saving, save, saveAll } = useImageDownloads();
 
   const outOfCredits = credits <= 0;
   const submit = (event: FormEvent) => {
@@ -300,41 +296,13 @@ function ClassicStudio({
         )}
       </form>
 
-      {busy && (
-        <div className="mt-6">
-          <GenerationProgress
-            state={state}
-            title="Generating your headshots"
-            expectation={expectation}
-          />
-        </div>
-      )}
-      {state.phase === 'failed' && (
-        <div className="mt-6">
-          <GenerationFailure state={state} onRetry={() => generation.start()} />
-        </div>
-      )}
-
-      {done && (
-        <div className="mt-10">
-          <HeadshotGrid
-            images={done.images}
-            heading="Your Headshots"
-            headingId="results-title"
-            description={
-              <>
-                {done.images.length} headshots, 1024x1024
-                {done.generation_time !== null && `, ready in ${done.generation_time} seconds`}.
-                Best likeness first.
-              </>
-            }
-            styleLabel={currentStyleName}
-            saving={saving}
-            onSave={(image: GeneratedImage) => void save(image)}
-            onSaveAll={() => void saveAll(done.images)}
-          />
-        </div>
-      )}
+      <GenerationOutcome
+        state={state}
+        done={done}
+        expectation={expectation}
+        styleLabel={currentStyleName}
+        onRetry={() => generation.start()}
+      />
     </section>
   );
 }
