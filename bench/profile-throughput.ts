@@ -38,6 +38,7 @@ const api = startNode('apps/api/dist/main.js', {
   PAYMENT_PROVIDER: 'stripe',
   STRIPE_SECRET_KEY: 'sk_test_bench',
   STRIPE_WEBHOOK_SECRET: 'whsec_bench',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_bench',
 });
 const hello = startNode('bench/hello-express.mjs', { PORT: String(helloPort) });
 

@@ -282,3 +282,91 @@ ensure_schemathesis() {
   fi
   export SCHEMATHESIS="$venv/bin/schemathesis"
 }
+
+# stripe-mock, Stripe's own stand-in for its API (a Go program), for the Stripe-mode tests
+# (`npm test` only): built with `go install` from the Go module proxy into .local/stripe-mock,
+# pinned, and rebuilt only when the pin changes. Listens on 127.0.0.1 (STUDIOSHOT_STRIPE_MOCK_PORT,
+# default 59200; its HTTPS side on a socket in that folder). Exports STRIPE_MOCK_URL; one given in
+# the environment is used as it is. stripe-mock keeps no state: the tests replay signed webhook
+# events for what happens after a call.
+STRIPE_MOCK_VERSION="v0.203.0"
+# The Go that builds it when the machine's own is missing or too old (stripe-mock needs 1.22):
+# Go's toolchains are modules on the same proxy.
+STRIPE_MOCK_GO_TOOLCHAIN="go1.22.12"
+
+# A Go command able to build stripe-mock, printed; installs Debian's golang-go when there is none.
+stripe_mock_go() {
+  local go_cmd version toolchain dir="$LOCAL/stripe-mock"
+  go_cmd="$(command -v go || true)"
+  [ -z "$go_cmd" ] && [ -x /usr/local/go/bin/go ] && go_cmd=/usr/local/go/bin/go
+  if [ -z "$go_cmd" ]; then
+    apt_install golang-go >&2 || die "Go is needed to build stripe-mock for the Stripe-mode tests: install it (https://go.dev/dl, Debian: apt-get install golang-go)"
+    go_cmd="$(command -v go)"
+  fi
+  # `go version` prints "go version go1.26.8 linux/amd64".
+  version="$("$go_cmd" version | awk '{print $3}')"
+  if printf '%s\n%s\n' go1.22 "$version" | sort -V -C; then
+    echo "$go_cmd"
+    return
+  fi
+  # An older Go (Debian 12 has 1.19) cannot read stripe-mock's go.mod, but can fetch a newer one.
+  toolchain="golang.org/toolchain@v0.0.1-$STRIPE_MOCK_GO_TOOLCHAIN.linux-$("$go_cmd" env GOARCH)"
+  log "fetching Go $STRIPE_MOCK_GO_TOOLCHAIN (found $version) to build stripe-mock" >&2
+  local root
+  root="$(GOPATH="$dir/go" GOFLAGS=-modcacherw "$go_cmd" mod download -json "$toolchain" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+  [ -n "$root" ] || die "fetching $toolchain from the Go module proxy failed"
+  # Module files come without execute bits; the go command restores them for its toolchains.
+  chmod +x "$root/bin/"* "$root/pkg/tool/"*/*
+  echo "$root/bin/go"
+}
+
+ensure_stripe_mock() {
+  if [ -n "${STRIPE_MOCK_URL:-}" ]; then
+    log "using STRIPE_MOCK_URL from the environment"
+    return
+  fi
+  local dir="$LOCAL/stripe-mock" port="${STUDIOSHOT_STRIPE_MOCK_PORT:-59200}"
+  local bin="$LOCAL/stripe-mock/bin/stripe-mock" fixtures="$LOCAL/stripe-mock/fixtures.json"
+  if ! [ -x "$bin" ] || ! [ -f "$fixtures" ] || [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$STRIPE_MOCK_VERSION" ]; then
+    log "installing stripe-mock $STRIPE_MOCK_VERSION into .local/stripe-mock (go install)"
+    local go_cmd module
+    go_cmd="$(stripe_mock_go)"
+    rm -rf "$dir/bin" "$dir/.stamp"
+    mkdir -p "$dir"
+    # Its own module and build caches, deleted afterwards: only the binary and fixtures are kept.
+    GOTOOLCHAIN=local GOBIN="$dir/bin" GOPATH="$dir/go" GOCACHE="$dir/go-build" GOFLAGS=-modcacherw \
+      "$go_cmd" install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" ||
+      die "installing stripe-mock failed (go install github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION)"
+    module="$dir/go/pkg/mod/github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION"
+    # The bundled sample objects, plus what Stripe adds to an invoice when asked to expand
+    # `confirmation_secret` (the client secret of the invoice's PaymentIntent), which the bundled
+    # invoice lacks: a subscription's first payment is confirmed in the browser with it.
+    node -e '
+      const fs = require("fs");
+      const f = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+      f.resources.invoice.confirmation_secret = {
+        client_secret: f.resources.payment_intent.client_secret,
+        type: "payment_intent",
+      };
+      fs.writeFileSync(process.argv[2], JSON.stringify(f));
+    ' "$module/embedded/openapi/fixtures3.json" "$fixtures" || die "preparing stripe-mock's fixtures failed"
+    rm -rf "$dir/go" "$dir/go-build"
+    echo "$STRIPE_MOCK_VERSION" >"$dir/.stamp"
+  fi
+  local url="http://127.0.0.1:$port"
+  stripe_mock_up() {
+    node -e 'fetch(process.argv[1] + "/v1/balance", { headers: { Authorization: "Bearer sk_test_provisioning" } }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "$url"
+  }
+  # Reuse only our own server (its pid file is alive); anything else on the port is a conflict.
+  if ! { kill -0 "$(cat "$dir/server.pid" 2>/dev/null)" 2>/dev/null && stripe_mock_up; }; then
+    port_free "$port" || die "port $port is taken by another program: stop it, or choose another port with STUDIOSHOT_STRIPE_MOCK_PORT"
+    log "starting stripe-mock on 127.0.0.1:$port"
+    rm -f "$dir/https.sock"
+    nohup "$bin" -http-addr "127.0.0.1:$port" -https-unix "$dir/https.sock" -fixtures "$fixtures" \
+      >"$dir/server.log" 2>&1 </dev/null &
+    echo $! >"$dir/server.pid"
+    for _ in $(seq 100); do stripe_mock_up && break; sleep 0.1; done
+    stripe_mock_up || die "stripe-mock did not start; see .local/stripe-mock/server.log"
+  fi
+  export STRIPE_MOCK_URL="$url"
+}

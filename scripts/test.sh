@@ -8,6 +8,8 @@ ensure_s3_test_server
 ensure_flux_engine
 # The API's fuzz test (apps/api/test/fuzz.test.ts) runs schemathesis from its own virtualenv.
 ensure_schemathesis
+# The Stripe-mode tests drive the stripe SDK against stripe-mock (apps/api/test/stripe-*.test.ts).
+ensure_stripe_mock
 cd "$ROOT"
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

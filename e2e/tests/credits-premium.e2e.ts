@@ -1,18 +1,8 @@
-import { applyLedgerEntry, createDb, type Db } from '@studioshot/db';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { applyLedgerEntry } from '@studioshot/db';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, uniqueEmail, type ApiCaller } from '../fixtures.js';
-import {
-  DESKTOP,
-  launchBrowser,
-  screenshot as saveScreenshot,
-  signedInPage,
-  startApp,
-  type RunningApp,
-  type Session,
-} from '../harness.js';
+import { pageShots, register, seedModel, startProduct, type Product } from '../fixtures.js';
+import { signedInPage, type Session } from '../harness.js';
 
 /**
  * The low-credit banner (product spec: 'Low-credit banner') walked through its four thresholds on
@@ -23,83 +13,21 @@ import {
  * 'monthly'), so premium monthly is bought through the API with the test card, and the spec's
  * premium annual user is written to the database as a subscription sweep or an operator would.
  */
-const SHOTS = '/tmp/shots';
-const MOBILE = { width: 375, height: 800 };
+let product: Product;
 
-let app: RunningApp;
-let api: ApiCaller;
-let browser: Browser;
-let db: Db;
-
-const url = (p: string) => `${app.baseUrl}${p}`;
+const url = (p: string) => product.url(p);
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  app = await startApp();
-  api = apiCaller(app.baseUrl);
-  browser = await launchBrowser();
-  db = createDb(app.databaseUrl, { max: 2 });
+  product = await startProduct();
 }, 120_000);
 afterAll(async () => {
-  await db?.destroy();
-  await browser?.close();
-  await app?.stop();
+  await product?.stop();
 });
 
-/** Full-page shots at 1280 and 375 px: in /tmp/shots to look at, and in e2e/screenshots. */
-async function shots(page: Page, name: string) {
-  for (const [viewport, suffix] of [
-    [DESKTOP, ''],
-    [MOBILE, '-mobile'],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(SHOTS, `${name}${suffix}.png`), fullPage: true });
-    await saveScreenshot(page, `${name}${suffix}`);
-  }
-  await page.setViewportSize(DESKTOP);
-}
-
-async function register(name: string): Promise<Session> {
-  const registered = await api<Session>(null, '/api/v1/auth/register', {
-    email: uniqueEmail(name.toLowerCase()),
-    password: 'studio-portrait-1',
-    name,
-  });
-  expect(registered.status).toBe(201);
-  return registered.body;
-}
-
-/** A completed model (and its training task), as a finished training leaves them. */
-async function seedModel(userId: string, gender: 'female' | 'male' = 'female') {
-  const id = crypto.randomUUID();
-  await db
-    .insertInto('models')
-    .values({
-      id,
-      user_id: userId,
-      name: 'Seeded portraits',
-      status: 'completed',
-      artifact_key: `users/${userId}/models/${id}/model.npz`,
-      artifact_format: 2,
-    })
-    .execute();
-  await db
-    .insertInto('tasks')
-    .values({
-      id,
-      user_id: userId,
-      task_type: 'training',
-      status: 'completed',
-      progress: 100,
-      message: 'Training complete',
-      model_id: id,
-      params: JSON.stringify({ model_id: id }),
-      started_at: new Date(),
-      completed_at: new Date(),
-    })
-    .execute();
-  await db
+/** A completed model and its training task, as a finished training leaves them; a profile. */
+async function seedTrainedUser(userId: string, gender: 'female' | 'male' = 'female') {
+  await seedModel(product.db, userId, 'completed');
+  await product.db
     .updateTable('users')
     .set({ models_trained: 1, gender, age: 38 })
     .where('id', '=', userId)
@@ -108,13 +36,13 @@ async function seedModel(userId: string, gender: 'female' | 'male' = 'female') {
 
 /** Moves the balance to `target` through the ledger (its one writer), as grants and uses do. */
 async function setCredits(userId: string, target: number) {
-  const { credits_balance: current } = await db
+  const { credits_balance: current } = await product.db
     .selectFrom('users')
     .select('credits_balance')
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
   if (current === target) return;
-  const applied = await applyLedgerEntry(db, {
+  const applied = await applyLedgerEntry(product.db, {
     userId,
     delta: target - current,
     reason: 'test_grant',
@@ -149,9 +77,9 @@ async function readBanner(page: Page) {
 
 describe('the low-credit banner', () => {
   it('walks the four thresholds on /generate-trained, /generate and /dashboard (1280 and 375 px)', async () => {
-    const session = await register('Lise');
-    await seedModel(session.user.id);
-    const { context, page } = await signedInPage(browser, session);
+    const session = await register(product.api, 'Lise');
+    await seedTrainedUser(session.user.id);
+    const { context, page } = await signedInPage(product.browser, session);
     try {
       for (const level of THRESHOLDS) {
         await setCredits(session.user.id, level.credits);
@@ -171,7 +99,7 @@ describe('the low-credit banner', () => {
         expect(await readBanner(page), `/generate-trained at ${level.credits}`).toEqual(expected);
         // The four thresholds (none, 3-5, 1-2, 0) each get their pair of screenshots.
         if ([6, 5, 2, 0].includes(level.credits)) {
-          await shots(page, `low-credit-${level.credits}-generate-trained`);
+          await pageShots(page, `low-credit-${level.credits}-generate-trained`);
         }
 
         await page.goto(url('/generate'));
@@ -209,25 +137,25 @@ describe('the low-credit banner', () => {
 
 /** Buys the Premium plan through the API as /payment does (test card 4242): premium, monthly. */
 async function buyPremium(session: Session) {
-  const intent = await api<{ payment_intent_id: string; client_secret: string }>(
+  const intent = await product.api<{ payment_intent_id: string; client_secret: string }>(
     session,
     '/api/v1/payments/create-training-payment',
     { plan_name: 'premium' },
   );
   expect(intent.status, JSON.stringify(intent.body)).toBeLessThan(300);
-  const card = await api(session, '/api/v1/payments/test/confirm-card', {
+  const card = await product.api(session, '/api/v1/payments/test/confirm-card', {
     payment_intent_id: intent.body.payment_intent_id,
     client_secret: intent.body.client_secret,
     card: { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Test User' },
   });
   expect(card.status).toBeLessThan(300);
-  const confirmed = await api<{ plan_type: string }>(
+  const confirmed = await product.api<{ plan_type: string }>(
     session,
     '/api/v1/payments/confirm-plan-subscription',
     { payment_intent_id: intent.body.payment_intent_id },
   );
   expect(confirmed.status, JSON.stringify(confirmed.body)).toBeLessThan(300);
-  const profile = await api<{ plan_type: string; subscription_interval: string | null }>(
+  const profile = await product.api<{ plan_type: string; subscription_interval: string | null }>(
     session,
     '/api/v1/users/profile',
     undefined,
@@ -252,18 +180,18 @@ async function customPromptShown(page: Page, credits: number): Promise<boolean> 
 describe("the 'Premium: Custom Prompt' box on /generate", () => {
   it('shows only for a premium annual user', async () => {
     // Free, and starter annual: no box.
-    const free = await register('Emmy');
-    await seedModel(free.user.id);
+    const free = await register(product.api, 'Emmy');
+    await seedTrainedUser(free.user.id);
     await setCredits(free.user.id, 7);
     // Premium monthly, bought with the test card: still no box (annual only, spec section 6).
-    const monthly = await register('Sofia');
-    await seedModel(monthly.user.id);
+    const monthly = await register(product.api, 'Sofia');
+    await seedTrainedUser(monthly.user.id);
     await buyPremium(monthly);
     await setCredits(monthly.user.id, 8);
     // Starter annual: the interval alone is not enough.
-    const starterAnnual = await register('Maryam');
-    await seedModel(starterAnnual.user.id);
-    await db
+    const starterAnnual = await register(product.api, 'Maryam');
+    await seedTrainedUser(starterAnnual.user.id);
+    await product.db
       .updateTable('users')
       .set({ plan_type: 'starter', subscription_interval: 'annual', training_limit: 1 })
       .where('id', '=', starterAnnual.user.id)
@@ -271,10 +199,10 @@ describe("the 'Premium: Custom Prompt' box on /generate", () => {
     await setCredits(starterAnnual.user.id, 9);
     // Premium annual: the product has no annual checkout yet, so the plan is written as the
     // spec defines it (plan_type premium, subscription_interval annual).
-    const annual = await register('Ada');
-    await seedModel(annual.user.id);
+    const annual = await register(product.api, 'Ada');
+    await seedTrainedUser(annual.user.id);
     await setCredits(annual.user.id, 10);
-    await db
+    await product.db
       .updateTable('users')
       .set({ plan_type: 'premium', subscription_interval: 'annual', training_limit: 10 })
       .where('id', '=', annual.user.id)
@@ -286,13 +214,13 @@ describe("the 'Premium: Custom Prompt' box on /generate", () => {
       ['starter annual', starterAnnual, 9, false],
       ['premium annual', annual, 10, true],
     ] as const) {
-      const { context, page } = await signedInPage(browser, session);
+      const { context, page } = await signedInPage(product.browser, session);
       try {
         expect(await customPromptShown(page, credits), who).toBe(shown);
         if (!shown) continue;
         const box = page.getByLabel('Premium: Custom Prompt');
         await box.fill('person in a navy suit on a rooftop at dusk');
-        await shots(page, '80-generate-premium-custom-prompt');
+        await pageShots(page, '80-generate-premium-custom-prompt');
         // Choosing another template clears it (spec: selecting a template resets the prompt).
         await page.getByRole('button', { name: 'Next template' }).click();
         await page.waitForFunction(

@@ -1,25 +1,17 @@
 import AxeBuilder from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiCaller,
-  makeTrainingPhotos,
-  userWithTrainingSlot,
-  type ApiCaller,
+  followGeneration,
+  MOBILE,
+  pageShot,
+  savedFiles,
+  startProduct,
+  stubSavePicker,
+  trainedUserWithCredits,
+  type Product,
 } from '../fixtures.js';
-import {
-  DESKTOP,
-  launchBrowser,
-  screenshot as saveScreenshot,
-  signedInPage,
-  startApp,
-  type RunningApp,
-  type Session,
-} from '../harness.js';
+import { DESKTOP, signedInPage, type Session } from '../harness.js';
 
 /**
  * The /generate template studio against the real product: a user whose model the worker trained
@@ -27,115 +19,25 @@ import {
  * generates with live progress, gets four headshots of that template, downloads one, and the
  * credit is spent. Screenshots at 1280 and 375 px, axe on both.
  */
-const SHOTS = '/tmp/shots';
-const MOBILE = { width: 375, height: 800 };
-
-let app: RunningApp;
-let api: ApiCaller;
-let browser: Browser;
-let photoDir: string;
+let product: Product;
 let session: Session;
 
-const url = (p: string) => `${app.baseUrl}${p}`;
-
-async function until<T>(read: () => Promise<T | undefined>, what: string, ms = 90_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${app.logs()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/** A woman's account with a model trained by the worker from 12 real photos, and 20 credits. */
-async function trainedUserWithCredits(): Promise<Session> {
-  const user = await userWithTrainingSlot(api, 'Grace');
-  const patched = await api(user, '/api/v1/users/profile', { gender: 'female', age: 45 }, 'PATCH');
-  expect(patched.status).toBe(200);
-
-  const created = await api<{ session_id: string }>(user, '/api/v1/upload/create-session', {
-    expected_files: 12,
-    session_type: 'training',
-  });
-  expect(created.status).toBe(201);
-  const sessionId = created.body.session_id;
-  for (const file of await makeTrainingPhotos(photoDir)) {
-    const form = new FormData();
-    const type = file.endsWith('.png') ? 'image/png' : 'image/jpeg';
-    form.append('file', new Blob([await readFile(file)], { type }), path.basename(file));
-    const res = await fetch(url(`/api/v1/upload/file/${sessionId}`), {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${user.access_token}` },
-      body: form,
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-  }
-  await until(async () => {
-    const status = await api<{ checks_pending: number }>(
-      user,
-      `/api/v1/upload/session/${sessionId}/status`,
-      undefined,
-      'GET',
-    );
-    return status.body.checks_pending === 0 ? true : undefined;
-  }, 'the photo checks');
-  const completed = await api(user, `/api/v1/upload/complete/${sessionId}`);
-  expect(completed.status, JSON.stringify(completed.body)).toBe(200);
-  const started = await api<{ id: string }>(user, '/api/v1/training/start', {
-    model_name: 'Grace, studio portraits',
-    session_id: sessionId,
-  });
-  expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const job = await until(async () => {
-    const read = await api<{ status: string }>(
-      user,
-      `/api/v1/training/jobs/${started.body.id}`,
-      undefined,
-      'GET',
-    );
-    return ['completed', 'failed'].includes(read.body.status) ? read.body : undefined;
-  }, 'the training');
-  expect(job).toMatchObject({ status: 'completed' });
-
-  const intent = await api<{ payment_intent_id: string; client_secret: string }>(
-    user,
-    '/api/v1/payments/create-credit-package',
-    { package_id: 'starter_pack' },
-  );
-  expect(intent.status).toBeLessThan(300);
-  const card = await api(user, '/api/v1/payments/test/confirm-card', {
-    payment_intent_id: intent.body.payment_intent_id,
-    client_secret: intent.body.client_secret,
-    card: { number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123', name: 'Grace Hopper' },
-  });
-  expect(card.status).toBeLessThan(300);
-  const confirmed = await api(user, '/api/v1/payments/confirm-credit-package', {
-    payment_intent_id: intent.body.payment_intent_id,
-  });
-  expect(confirmed.status).toBeLessThan(300);
-  return user;
-}
+const url = (p: string) => product.url(p);
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  photoDir = await mkdtemp(path.join(tmpdir(), 'studioshot-studio-e2e-'));
-  app = await startApp();
-  api = apiCaller(app.baseUrl);
-  browser = await launchBrowser();
-  session = await trainedUserWithCredits();
+  product = await startProduct();
+  // A woman's account with a model trained by the worker from 12 real photos, and 20 credits.
+  session = await trainedUserWithCredits(product, {
+    name: 'Grace',
+    gender: 'female',
+    age: 45,
+    modelName: 'Grace, studio portraits',
+    cardName: 'Grace Hopper',
+  });
 }, 240_000);
 afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-  if (photoDir) await rm(photoDir, { recursive: true, force: true });
+  await product?.stop();
 });
-
-async function screenshot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  await saveScreenshot(page, name);
-}
 
 /** At 375 px: a screenshot, no sideways scrolling, and no serious or critical axe violation. */
 async function checkMobile(page: Page, name: string) {
@@ -144,7 +46,7 @@ async function checkMobile(page: Page, name: string) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(MOBILE.width);
   await checkAxe(page);
-  await screenshot(page, name);
+  await pageShot(page, name);
   await page.setViewportSize(DESKTOP);
   await page.waitForTimeout(350);
 }
@@ -157,35 +59,9 @@ async function checkAxe(page: Page) {
   );
 }
 
-interface SavedFile {
-  name: string;
-  type: string;
-  size: number;
-  head: number[];
-}
-
-/** Chromium's save-file picker would open a real dialog: record what it would write instead. */
-async function stubSavePicker(page: Page) {
-  await page.addInitScript(() => {
-    const saved: unknown[] = [];
-    (window as unknown as { __saved: unknown[] }).__saved = saved;
-    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async (options: {
-      suggestedName: string;
-    }) => ({
-      createWritable: async () => ({
-        write: async (blob: Blob) => {
-          const head = [...new Uint8Array(await blob.slice(0, 2).arrayBuffer())];
-          saved.push({ name: options.suggestedName, type: blob.type, size: blob.size, head });
-        },
-        close: async () => undefined,
-      }),
-    });
-  });
-}
-
 describe('the template studio in the browser', () => {
   it('picks a template on /generate, generates with live progress, and gets 4 headshots of it', async () => {
-    const { context, page } = await signedInPage(browser, session);
+    const { context, page } = await signedInPage(product.browser, session);
     await stubSavePicker(page);
     const counter = page.getByText(/^Template \d+ of \d+$/);
     try {
@@ -208,7 +84,7 @@ describe('the template studio in the browser', () => {
           .every((img) => img.complete && img.naturalWidth === 400 && img.naturalHeight === 450),
       );
       await checkAxe(page);
-      await screenshot(page, '70-generate-studio');
+      await pageShot(page, '70-generate-studio');
       await checkMobile(page, '70-generate-studio-mobile');
 
       await page.getByRole('button', { name: 'Executive / Leadership' }).click();
@@ -226,32 +102,12 @@ describe('the template studio in the browser', () => {
         await variants.getByRole('button', { name: 'Dramatic' }).getAttribute('aria-pressed'),
       ).toBe('true');
 
-      await generate.click();
-      await page.getByRole('button', { name: 'Generating...' }).waitFor();
-      const readPage = () =>
-        page.evaluate(() => ({
-          value:
-            document
-              .querySelector('[role="progressbar"][aria-label="Generation progress"]')
-              ?.getAttribute('aria-valuenow') ?? null,
-          done: document.getElementById('results-title') !== null,
-          failed: document.getElementById('generation-failed-title')?.parentElement?.textContent,
-        }));
-      const seen: number[] = [];
-      let progressShot = false;
-      const deadline = Date.now() + 120_000;
-      for (let state = await readPage(); !state.done; state = await readPage()) {
-        if (state.failed) throw new Error(`generation failed: ${state.failed}\n${app.logs()}`);
-        if (Date.now() > deadline) throw new Error(`no headshots came\n${app.logs()}`);
-        if (state.value !== null) {
-          seen.push(Number(state.value));
-          if (!progressShot && Number(state.value) > 0) {
-            await screenshot(page, '71-generate-studio-progress');
-            progressShot = true;
-          }
-        }
-        await page.waitForTimeout(25);
-      }
+      const seen = (
+        await followGeneration(page, generate, {
+          progressShot: '71-generate-studio-progress',
+          logs: product.app.logs,
+        })
+      ).seen.map((s) => s.value);
       // The bar showed the worker's progress before the images came.
       expect(seen.length).toBeGreaterThan(0);
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
@@ -267,11 +123,11 @@ describe('the template studio in the browser', () => {
       // One credit spent.
       await page.getByText('19', { exact: true }).waitFor();
       await checkAxe(page);
-      await screenshot(page, '72-generate-studio-results');
+      await pageShot(page, '72-generate-studio-results');
       await checkMobile(page, '72-generate-studio-results-mobile');
 
       // The server rendered the template and variant chosen.
-      const listed = await api<{ images: { template_id: string; variant: number }[] }>(
+      const listed = await product.api<{ images: { template_id: string; variant: number }[] }>(
         session,
         '/models/generated-images?limit=10&offset=0',
         undefined,
@@ -284,9 +140,7 @@ describe('the template studio in the browser', () => {
 
       await results.getByRole('button', { name: 'Download Headshot 1' }).click();
       await page.getByText('Headshot saved.').waitFor();
-      const saved = await page.evaluate(
-        () => (window as unknown as { __saved: SavedFile[] }).__saved,
-      );
+      const saved = await savedFiles(page);
       expect(saved).toHaveLength(1);
       expect(saved[0]).toMatchObject({ type: 'image/jpeg', head: [0xff, 0xd8] });
       expect(saved[0]!.name).toMatch(/^headshot-[0-9a-f]{8}-1\.jpg$/);

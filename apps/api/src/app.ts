@@ -1,6 +1,5 @@
 import compression from 'compression';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,12 +9,16 @@ import { RouteTable, type ResponseCheck } from './http/declare.js';
 import { requireAuth } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { refuseNulCharacters } from './middleware/text.js';
+import { accountRoutes } from './routes/account.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
+import { deletionRoutes } from './routes/deletion.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
 import { generationRoutes } from './routes/generation.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { paymentsRoutes, paymentsWebhookRoute } from './routes/payments.routes.js';
+import { renewalsTestRoutes } from './routes/renewals.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { trainingRoutes } from './routes/training.routes.js';
 import { uploadRoutes } from './routes/upload.routes.js';
@@ -57,13 +60,7 @@ export function createApp(c: Container): Express {
       },
     }),
   );
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: { 'img-src': ["'self'", 'data:', 'blob:'], 'connect-src': ["'self'"] },
-      },
-    }),
-  );
+  app.use(securityHeaders(c.env.PAYMENT_PROVIDER));
   // Every route is declared once (http/declare.ts): its router serves it, the document says it.
   const auth = requireAuth(c.accessToken, c.revocations);
   const routes = new RouteTable({
@@ -72,7 +69,7 @@ export function createApp(c: Container): Express {
   });
   // The webhook reads its raw body: before the JSON parser.
   const raw = routes.router();
-  paymentsWebhookRoute(raw, c.payments);
+  paymentsWebhookRoute(raw, c.stripeWebhooks);
   app.use(raw.express);
   app.use(express.json({ limit: '64kb', strict: true }));
   app.use(refuseNulCharacters);
@@ -83,6 +80,15 @@ export function createApp(c: Container): Express {
   wsRoutes(api);
   authRoutes(api, c.auth);
   usersRoutes(api, c.users);
+  accountRoutes(api, {
+    settings: c.accountSettings,
+    exports: c.exports,
+    photoRetentionDays: c.env.PHOTO_RETENTION_DAYS,
+    signInDays: c.env.REFRESH_TOKEN_TTL_DAYS,
+    sendStored: async (key, res) => {
+      await pipeline(await c.storage.get(key), res);
+    },
+  });
   uploadRoutes(api, {
     uploads: c.uploads,
     tmpDir: c.env.UPLOAD_TMP_DIR,
@@ -91,6 +97,7 @@ export function createApp(c: Container): Express {
     },
   });
   trainingRoutes(api, c.training);
+  deletionRoutes(api, c.deletions);
   queueRoutes(api, c.queue);
   generationRoutes(api, {
     generation: c.generation,
@@ -101,7 +108,14 @@ export function createApp(c: Container): Express {
   paymentsRoutes(api, {
     payments: c.payments,
     subscriptions: c.subscriptions,
+    billing: c.billing,
     testProvider: c.testPaymentProvider,
+  });
+  renewalsTestRoutes(api, {
+    testProvider: c.testPaymentProvider,
+    renewals: c.renewals,
+    subscriptions: c.subscriptions,
+    testClock: c.env.TEST_CLOCK === true,
   });
   app.use(api.express);
 

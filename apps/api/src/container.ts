@@ -1,4 +1,5 @@
 import { createDb, type Db } from '@studioshot/db';
+import { EXPORT_LINK_MINUTES } from '@studioshot/contracts';
 import { Redis } from 'ioredis';
 import { productionWarnings, type Env } from './env.js';
 import type { Logger } from './logger.js';
@@ -21,15 +22,30 @@ import { SessionRevocationsRepository } from './repositories/session-revocations
 import { TokensRepository } from './repositories/tokens.repository.js';
 import { UserCache } from './repositories/user-cache.js';
 import { UsersRepository } from './repositories/users.repository.js';
+import { ScheduledJobs } from './scheduling/scheduled-jobs.js';
+import { SubscriptionPeriodsRepository } from './repositories/subscription-periods.repository.js';
+import { RenewalsService } from './services/renewals.service.js';
+import { StripeWebhooksService } from './services/stripe-webhooks.service.js';
+import { StripeBillingRepository } from './repositories/stripe-billing.repository.js';
+import { SCHEDULED_JOBS } from './scheduling/scheduled-work.js';
+import { DataExportsRepository } from './repositories/data-exports.repository.js';
+import { RetentionRepository } from './repositories/retention.repository.js';
+import { AccountSettingsService } from './services/account-settings.service.js';
+import { ExportService } from './services/export.service.js';
+import { RetentionService } from './services/retention.service.js';
 import { AuthService } from './services/auth.service.js';
 import { GenerationService } from './services/generation.service.js';
 import { HealthService } from './services/health.service.js';
 import { ImageTokens } from './services/image-tokens.js';
 import { PhotoProcessingService } from './services/photo-processing.js';
 import { QueueService } from './services/queue.service.js';
+import { DurationEstimates } from './services/duration-estimates.js';
 import { TrainingService } from './services/training.service.js';
 import { UploadsService } from './services/uploads.service.js';
 import { PaymentsService } from './services/payments.service.js';
+import { BillingRepository } from './repositories/billing.repository.js';
+import { BillingService } from './services/billing.service.js';
+import { UpgradesService } from './services/upgrades.service.js';
 import { SubscriptionsService } from './services/subscriptions.service.js';
 import { AuthRateLimits } from './services/rate-limits.js';
 import { DeviceCookies } from './services/device-cookies.js';
@@ -37,6 +53,14 @@ import { PasswordHasher } from './services/passwords.js';
 import { RefreshGraceRepository } from './repositories/refresh-grace.repository.js';
 import type { AccessTokenConfig } from './services/tokens.js';
 import { UsersService } from './services/users.service.js';
+import { TASK_CANCEL_CHANNEL } from '@studioshot/contracts';
+import { DeletionJobsRepository } from './repositories/deletion-jobs.repository.js';
+import { DeletionRepository } from './repositories/deletion.repository.js';
+import { RedisTracesRepository } from './repositories/redis-traces.repository.js';
+import { AccountDeletionService } from './services/account-deletion.service.js';
+import { ModelDeletionService } from './services/model-deletion.service.js';
+import { PhotoSetDeletionService } from './services/photo-set-deletion.service.js';
+import { WorkStopper } from './services/work-stopper.js';
 
 /** Everything the HTTP layer needs, wired once from the environment. */
 export interface Container {
@@ -66,6 +90,8 @@ export interface Container {
   payments: PaymentsService;
   paymentsRepo: PaymentsRepository;
   subscriptions: SubscriptionsService;
+  /** Billing history, receipts and resuming created payment intents. */
+  billing: BillingService;
   storage: Storage;
   jobs: JobQueueRepository;
   uploads: UploadsService;
@@ -76,6 +102,28 @@ export interface Container {
   queue: QueueService;
   /** Present in test payment mode only. */
   testPaymentProvider?: TestPaymentProvider;
+  /** Stripe's webhook events and Stripe Billing subscriptions; absent without a webhook secret. */
+  stripeWebhooks?: StripeWebhooksService;
+  /**
+   * Timed work on BullMQ (scheduling/scheduled-jobs.ts): jobs are added here in every process;
+   * main.ts registers the handlers and starts the worker that runs them.
+   */
+  scheduled: ScheduledJobs;
+  /** Billing periods: renewals, credit months, retries and lapses (the test clock too). */
+  renewals: RenewalsService;
+  /** The settings page: sign-ins, password change. */
+  accountSettings: AccountSettingsService;
+  /** 'Download my data'. */
+  exports: ExportService;
+  /** Deletes what we promise not to keep (training photos, old export zips). */
+  retention: RetentionService;
+  /** Deleting a model, a photo set, an account: jobs of the `deletions` queue, run here. */
+  deletions: {
+    models: ModelDeletionService;
+    photoSets: PhotoSetDeletionService;
+    accounts: AccountDeletionService;
+    jobs: DeletionJobsRepository;
+  };
   close(): Promise<void>;
 }
 
@@ -128,6 +176,7 @@ export function createContainer(env: Env, logger: Logger): Container {
     `${env.JWT_SECRET}:refresh-grace`,
     env.REFRESH_GRACE_SECONDS,
   );
+  const tokensRepo = new TokensRepository(db);
   const auth = new AuthService({
     config: {
       accessToken,
@@ -136,7 +185,7 @@ export function createContainer(env: Env, logger: Logger): Container {
       publicUrl: env.PUBLIC_URL,
     },
     users: usersRepo,
-    tokens: new TokensRepository(db),
+    tokens: tokensRepo,
     revocations,
     mailer,
     limits: authLimits,
@@ -154,23 +203,62 @@ export function createContainer(env: Env, logger: Logger): Container {
     apiBase: env.STRIPE_API_BASE,
   });
   const generationsRepo = new GenerationsRepository(db);
+  const billingRepo = new BillingRepository(db);
+  const bullPrefix = `${env.REDIS_PREFIX}bull`;
+  const scheduled = new ScheduledJobs({ connection: redis, prefix: bullPrefix, logger });
+  const stripeBilling = new StripeBillingRepository(db);
+  const stripeProvider = testPaymentProvider
+    ? undefined
+    : new StripePaymentProvider(stripe, stripeBilling);
+  const paymentProvider = testPaymentProvider ?? stripeProvider!;
+  const subscriptionPeriods = new SubscriptionPeriodsRepository(db);
+  const renewals = new RenewalsService({
+    periods: subscriptionPeriods,
+    ledger,
+    provider: paymentProvider,
+    scheduled,
+    testClock: env.TEST_CLOCK === true && testPaymentProvider !== undefined,
+    logger,
+  });
   const payments = new PaymentsService({
     payments: paymentsRepo,
     ledger,
     users: usersRepo,
+    upgrades: new UpgradesService({
+      billing: billingRepo,
+      users: usersRepo,
+      payments: paymentsRepo,
+      ledger,
+      clockOffsetMs:
+        env.TEST_CLOCK === true && testPaymentProvider !== undefined
+          ? (userId) => subscriptionPeriods.clockOffsetMs(db, userId)
+          : undefined,
+    }),
     generations: generationsRepo,
-    provider: testPaymentProvider ?? new StripePaymentProvider(stripe),
-    webhooks: env.STRIPE_WEBHOOK_SECRET
-      ? {
-          stripe,
-          secret: env.STRIPE_WEBHOOK_SECRET,
-          toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
-        }
-      : undefined,
+    renewals,
+    provider: paymentProvider,
+    stripePublishableKey: stripeProvider ? env.STRIPE_PUBLISHABLE_KEY : undefined,
+    // Made below: the webhook service needs the payments service too.
+    planChanged: async (userId: string, itemId: string): Promise<void> => {
+      await stripeWebhooks?.planChanged(userId, itemId);
+    },
     logger,
   });
+  // Stripe-signed webhooks; test mode takes them too when a secret is set (payment intents only).
+  const stripeWebhooks: StripeWebhooksService | undefined = env.STRIPE_WEBHOOK_SECRET
+    ? new StripeWebhooksService({
+        stripe,
+        secret: env.STRIPE_WEBHOOK_SECRET,
+        toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
+        billing: stripeBilling,
+        payments,
+        paymentsRepo,
+        renewals,
+        provider: stripeProvider,
+        logger,
+      })
+    : undefined;
   const storage = createStorage(env);
-  const bullPrefix = `${env.REDIS_PREFIX}bull`;
   const jobs = new JobQueueRepository(redis, bullPrefix, {
     trainingAttempts: env.TRAINING_ATTEMPTS,
     generationAttempts: env.GENERATION_ATTEMPTS,
@@ -189,12 +277,14 @@ export function createContainer(env: Env, logger: Logger): Container {
   const trainingRepo = new TrainingRepository(db);
   const taskEvents = new TaskEventsRepository(redis, bullPrefix, logger);
   const tasksRepo = new TasksRepository(db);
+  const estimates = new DurationEstimates({ tasks: tasksRepo, jobs });
   const training = new TrainingService({
     training: trainingRepo,
     tasks: tasksRepo,
     uploads: uploadsRepo,
     users: usersRepo,
     jobs,
+    estimates,
     modelType: env.ENGINE_KIND,
     logger,
   });
@@ -213,6 +303,7 @@ export function createContainer(env: Env, logger: Logger): Container {
   });
   const queue = new QueueService({
     tasks: tasksRepo,
+    estimates,
     training: trainingRepo,
     trainingService: training,
     generationService: generation,
@@ -223,6 +314,58 @@ export function createContainer(env: Env, logger: Logger): Container {
     gpuHourlyRate: env.GPU_HOURLY_RATE,
     alwaysOnMonthlyCost: env.ALWAYS_ON_MONTHLY_COST,
   });
+  const exportsRepo = new DataExportsRepository(db);
+  const exports = new ExportService({
+    exports: exportsRepo,
+    enqueue: (exportId) =>
+      scheduled.at(SCHEDULED_JOBS.dataExport, {
+        id: `export-${exportId}`,
+        runAt: new Date(),
+        data: { export_id: exportId },
+      }),
+    storage,
+    links: new ImageTokens(`${env.JWT_SECRET}:exports`, EXPORT_LINK_MINUTES * 60, 1),
+    logger,
+  });
+  const deletionsRepo = new DeletionRepository(db);
+  const deletionJobs = new DeletionJobsRepository(redis, bullPrefix, logger);
+  const traces = new RedisTracesRepository(redis, env.REDIS_PREFIX, bullPrefix);
+  const stopper = new WorkStopper({
+    db,
+    jobs,
+    redis,
+    cancelChannel: `${env.REDIS_PREFIX}${TASK_CANCEL_CHANNEL}`,
+  });
+  const deletions = {
+    jobs: deletionJobs,
+    models: new ModelDeletionService({
+      deletions: deletionsRepo,
+      jobs: deletionJobs,
+      stopper,
+      storage,
+      traces,
+    }),
+    photoSets: new PhotoSetDeletionService({
+      deletions: deletionsRepo,
+      jobs: deletionJobs,
+      storage,
+      traces,
+    }),
+    accounts: new AccountDeletionService({
+      users: usersRepo,
+      passwords,
+      deletions: deletionsRepo,
+      jobs: deletionJobs,
+      revocations,
+      grace: refreshGrace,
+      limits: authLimits,
+      provider: payments.provider,
+      storage,
+      traces,
+      stopper,
+      logger,
+    }),
+  };
   return {
     env,
     storage,
@@ -235,8 +378,41 @@ export function createContainer(env: Env, logger: Logger): Container {
     ledger,
     payments,
     paymentsRepo,
-    subscriptions: new SubscriptionsService(paymentsRepo, usersRepo),
+    subscriptions: new SubscriptionsService({
+      payments: paymentsRepo,
+      periods: subscriptionPeriods,
+      users: usersRepo,
+      renewals,
+      stripe: stripeWebhooks,
+    }),
+    stripeWebhooks,
+    renewals,
+    billing: new BillingService({
+      billing: billingRepo,
+      payments: paymentsRepo,
+      users: usersRepo,
+      provider: payments.provider,
+      publicUrl: env.PUBLIC_URL,
+      logger,
+    }),
     testPaymentProvider,
+    scheduled,
+    accountSettings: new AccountSettingsService({
+      tokens: tokensRepo,
+      revocations,
+      users: usersRepo,
+      passwords,
+      limits: authLimits,
+    }),
+    exports,
+    retention: new RetentionService({
+      retention: new RetentionRepository(db),
+      exports: exportsRepo,
+      storage,
+      photoRetentionDays: env.PHOTO_RETENTION_DAYS,
+      logger,
+    }),
+    deletions,
     logger,
     db,
     redis,
@@ -261,10 +437,19 @@ export function createContainer(env: Env, logger: Logger): Container {
       // A task committed just before the API stopped may never have reached the queue.
       const requeued = await queue.requeueWaiting();
       if (requeued > 0) logger.info({ requeued }, 'queued tasks waiting in the database');
+      // Likewise an export asked for just before.
+      await exports.requeueUnfinished();
+      deletionJobs.start({
+        'account.delete': ({ deletion_id }, run) => deletions.accounts.run(deletion_id, run),
+        'model.delete': ({ model_id }, run) => deletions.models.run(model_id, run),
+        'photo-set.delete': ({ session_id }, run) => deletions.photoSets.run(session_id, run),
+      });
+      // And a deletion asked for just before: its account is already closed, the rest follows.
+      await deletions.accounts.resumeUnfinished();
     },
     async close() {
       await Promise.allSettled([userCache.close(), revocations.close(), taskEvents.close()]);
-      await jobs.close();
+      await Promise.allSettled([jobs.close(), scheduled.close(), deletionJobs.close()]);
       await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },
   };

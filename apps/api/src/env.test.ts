@@ -16,6 +16,7 @@ const production = {
   PAYMENT_PROVIDER: 'stripe',
   STRIPE_SECRET_KEY: 'sk_live_x',
   STRIPE_WEBHOOK_SECRET: 'whsec_x',
+  STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
 };
 
 describe('loadEnv', () => {
@@ -120,6 +121,36 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ ...valid, RESET_MAX_PER_IP: '0' })).toThrow(/RESET_MAX_PER_IP/);
   });
 
+  it('Stripe mode needs its three keys, the publishable one of the same mode as the secret', () => {
+    const stripe = { ...valid, PAYMENT_PROVIDER: 'stripe', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+    expect(
+      loadEnv({ ...stripe, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' })
+        .STRIPE_PUBLISHABLE_KEY,
+    ).toBe('pk_test_x');
+    expect(() => loadEnv({ ...stripe, STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY: is required when PAYMENT_PROVIDER=stripe/,
+    );
+    // A secret key where the public one belongs would be published to every browser.
+    expect(() =>
+      loadEnv({ ...stripe, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'sk_test_x' }),
+    ).toThrow(/STRIPE_PUBLISHABLE_KEY/);
+    expect(() =>
+      loadEnv({ ...stripe, STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' }),
+    ).toThrow(/STRIPE_PUBLISHABLE_KEY: is a test key but STRIPE_SECRET_KEY is a live key/);
+    // Test mode needs none of them.
+    expect(loadEnv(valid).STRIPE_PUBLISHABLE_KEY).toBeUndefined();
+  });
+
+  it('deletes training photos 30 days after training unless told otherwise, within a year', () => {
+    expect(loadEnv(valid).PHOTO_RETENTION_DAYS).toBe(30);
+    expect(loadEnv(production).PHOTO_RETENTION_DAYS).toBe(30);
+    expect(loadEnv({ ...valid, PHOTO_RETENTION_DAYS: '7' }).PHOTO_RETENTION_DAYS).toBe(7);
+    for (const bad of ['0', '-1', '366', '2.5', 'forever'])
+      expect(() => loadEnv({ ...valid, PHOTO_RETENTION_DAYS: bad })).toThrow(
+        /PHOTO_RETENTION_DAYS/,
+      );
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadEnv({ ...valid, PORT: '' }).PORT).toBe(8080);
   });
@@ -132,6 +163,7 @@ describe('production refuses development conveniences', () => {
     'PAYMENT_PROVIDER=test': { PAYMENT_PROVIDER: 'test' },
     STRIPE_API_BASE: { STRIPE_API_BASE: 'http://127.0.0.1:12111' },
     'DEBUG_PROMPTS=true': { DEBUG_PROMPTS: 'true' },
+    'TEST_CLOCK=true': { TEST_CLOCK: 'true' },
     'LOGIN_MAX_PER_ACCOUNT above 10': { LOGIN_MAX_PER_ACCOUNT: '1000' },
     'LOGIN_MAX_PER_ACCOUNT_ADDRESS above 10': { LOGIN_MAX_PER_ACCOUNT_ADDRESS: '1000' },
     'LOGIN_MAX_PER_IP above 50': { LOGIN_MAX_PER_IP: '1000' },
@@ -163,6 +195,20 @@ describe('production refuses development conveniences', () => {
     expect(() => loadEnv({ ...valid, NODE_ENV: 'production' })).toThrow(
       /MAIL_TRANSPORT=outbox[\s\S]*PAYMENT_PROVIDER=test/,
     );
+  });
+
+  it('the test clock is on by default outside production only, and never allowed there', () => {
+    expect(loadEnv(valid).TEST_CLOCK).toBe(true);
+    expect(loadEnv({ ...valid, TEST_CLOCK: 'false' }).TEST_CLOCK).toBe(false);
+    expect(loadEnv(production).TEST_CLOCK).toBe(false);
+    // A staging site taking test cards still has no clock, and cannot turn it on.
+    const staging = {
+      ...production,
+      PAYMENT_PROVIDER: 'test',
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
+    };
+    expect(loadEnv(staging).TEST_CLOCK).toBe(false);
+    expect(() => loadEnv({ ...staging, TEST_CLOCK: 'true' })).toThrow(/TEST_CLOCK=true/);
   });
 
   it('the test provider is allowed only by its loudly named setting, and then announced', () => {

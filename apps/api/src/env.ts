@@ -130,10 +130,18 @@ export const ZEnvSchema = z
      * and may send a custom prompt, as users with `is_debug` do. A development convenience.
      */
     DEBUG_PROMPTS: bool.default(false),
+    /**
+     * The test payment provider's clock (POST /api/v1/payments/test/advance-clock): brings a
+     * subscription's period end to now and runs the renewal. On by default outside production;
+     * a development convenience, so production refuses it.
+     */
+    TEST_CLOCK: bool.optional(),
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     /** Only for pointing the SDK at a Stripe-compatible server in tests. */
     STRIPE_API_BASE: z.url().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+    /** The public key Stripe.js loads the card form with; the web app reads it from the API. */
+    STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_').optional(),
     WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().positive().default(300),
     /** Where photos and images are kept: a local directory (default) or an S3 bucket. */
     STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -188,10 +196,20 @@ export const ZEnvSchema = z
     GPU_HOURLY_RATE: z.coerce.number().positive().default(2.49),
     /** A month of one always-on GPU, in dollars: what the queue's cost projection saves against. */
     ALWAYS_ON_MONTHLY_COST: z.coerce.number().positive().default(ALWAYS_ON_COST),
+    /**
+     * Training photos are deleted this many days after their training finishes (the privacy page
+     * and the upload page say so); the retention purge does it. At most a year: a promise to
+     * delete that never comes due is none.
+     */
+    PHOTO_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENT_PROVIDER === 'stripe') {
-      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      for (const name of [
+        'STRIPE_SECRET_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+        'STRIPE_PUBLISHABLE_KEY',
+      ] as const) {
         if (!env[name])
           ctx.addIssue({
             code: 'custom',
@@ -199,6 +217,16 @@ export const ZEnvSchema = z
             message: 'is required when PAYMENT_PROVIDER=stripe',
           });
       }
+      // A test card form in front of live charges (or the reverse) fails every payment.
+      const keyMode = (key: string | undefined) => /^[a-z]+_(live|test)_/.exec(key ?? '')?.[1];
+      const secretMode = keyMode(env.STRIPE_SECRET_KEY);
+      const publishableMode = keyMode(env.STRIPE_PUBLISHABLE_KEY);
+      if (secretMode && publishableMode && secretMode !== publishableMode)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['STRIPE_PUBLISHABLE_KEY'],
+          message: `is a ${publishableMode} key but STRIPE_SECRET_KEY is a ${secretMode} key`,
+        });
     }
     if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
       ctx.addIssue({
@@ -239,6 +267,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const result = ZEnvSchema.safeParse(cleaned);
   if (result.success) {
+    result.data.TEST_CLOCK ??= result.data.NODE_ENV !== 'production';
     // Production never runs with a development convenience it has not been told to allow.
     const refusal =
       result.data.NODE_ENV === 'production' ? productionRefusal('api', result.data) : undefined;

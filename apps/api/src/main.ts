@@ -1,6 +1,7 @@
 import { createContainer } from './container.js';
 import { EnvError, loadEnv, productionWarnings } from './env.js';
 import { createLogger } from './logger.js';
+import { registerScheduledWork } from './scheduling/scheduled-work.js';
 import { createHttpServer } from './server.js';
 
 let env;
@@ -31,29 +32,10 @@ server.listen(env.PORT, () => {
   console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
 });
 
-// Cancelled subscriptions past their period return their users to the free plan.
-const lapseSweep = setInterval(() => {
-  container.paymentsRepo
-    .endLapsed()
-    .catch((error: unknown) => logger.error({ err: error }, 'subscription sweep failed'));
-}, 60_000);
-lapseSweep.unref();
-
-// Tasks waiting on a queue no worker of their engine kind serves fail, saying why.
-const unservedSweep = setInterval(() => {
-  container.queue
-    .failUnservedTasks()
-    .then((failed) => {
-      if (failed.length > 0) logger.warn({ failed }, 'failed tasks no worker could run');
-    })
-    .catch((error: unknown) => logger.error({ err: error }, 'unserved task sweep failed'));
-  // A paid generation that failed is refunded when its page sees the failure; this catches the
-  // ones no page saw, and retries refunds the provider refused.
-  container.payments
-    .refundFailedPaidGenerations()
-    .catch((error: unknown) => logger.error({ err: error }, 'paid generation refund sweep failed'));
-}, 60_000);
-unservedSweep.unref();
+// Timed work (subscription renewals and lapses, the task and refund sweeps) runs as BullMQ jobs:
+// every replica registers the same schedules and each tick runs once, on one of them.
+await registerScheduledWork(container);
+container.scheduled.start();
 
 let stopping = false;
 async function shutdown(signal: string) {

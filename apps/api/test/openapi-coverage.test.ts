@@ -184,6 +184,7 @@ describe('every route Express serves is in the OpenAPI document', () => {
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_test_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
     });
     try {
       const doc = (await stripe.request.get('/api/openapi.json')).body as Document;

@@ -41,7 +41,11 @@ describe('GET /api/v1/payments/pricing', () => {
     ]);
     expect(body.pricing_options.find((p) => p.popular)?.id).toBe('professional');
     expect(body.onetime_packages).toHaveLength(4);
-    expect(body.credit_packs.map((p) => p.credits)).toEqual([10, 25, 50]);
+    expect(body.credit_packs.map((p) => [p.credits, p.for_sale])).toEqual([
+      [10, false],
+      [25, false],
+      [50, false],
+    ]);
     expect(body.training_packs.map((p) => p.id)).toEqual([
       'training_1',
       'training_3',
@@ -99,19 +103,32 @@ describe('buying credits', () => {
     });
   });
 
-  it.each([
-    ['an unknown pack', 'gold_pack'],
-    ['a pack from the Coming Soon price set', 'credits_10'],
-  ])('refuses %s with the spec message and writes nothing', async (_label, packageId) => {
+  it('refuses an unknown pack with the spec message and writes nothing', async () => {
     const token = await newUser();
     const before = await countRows(t);
     const res = await post(token, '/api/v1/payments/create-credit-package', {
-      package_id: packageId,
+      package_id: 'gold_pack',
     });
     // A well-formed id the catalogue does not have: nothing by that id (the fuzz run's rule:
     // a schema-valid request is never refused as malformed).
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: MESSAGES.invalidCreditPack, code: 'not_found' });
+    expect(await countRows(t)).toEqual(before);
+  });
+
+  it('refuses a published Coming Soon pack as not for sale yet, and writes nothing', async () => {
+    const token = await newUser();
+    const before = await countRows(t);
+    for (const [path, body] of [
+      ['/api/v1/payments/create-credit-package', { package_id: 'credits_10' }],
+      ['/api/v1/payments/create-credit-payment', { credit_pack_id: 'credits_25' }],
+    ] as const) {
+      const res = await post(token, path, body);
+      expect([res.status, res.body]).toEqual([
+        409,
+        { detail: MESSAGES.creditPackComingSoon, code: 'conflict' },
+      ]);
+    }
     expect(await countRows(t)).toEqual(before);
   });
 
@@ -189,6 +206,18 @@ describe('buying credits', () => {
       row: string;
     }>`SELECT row_to_json(p)::text AS row FROM test_payment_intents p`.execute(t.c.db);
     for (const { row } of dump.rows) expect(row).not.toMatch(/4242\s?4242/);
+  });
+
+  it("takes Stripe's American Express test card: 15 digits, grouped as Amex prints them", async () => {
+    const token = await newUser();
+    const intent = await createIntent(t, token, '/api/v1/payments/create-credit-package', {
+      package_id: 'starter_pack',
+    });
+    await payWithCard(t, token, intent, {
+      ...GOOD_CARD,
+      number: '3782 822463 10005',
+      cvc: '1234',
+    }).expect(200);
   });
 });
 
@@ -372,7 +401,7 @@ describe('subscriptions', () => {
     });
   });
 
-  it('upgrades only above the current tier, with the modal offer', async () => {
+  it('upgrades only above the current tier, at the catalogue price', async () => {
     const token = await newUser();
     const none = await post(token, '/api/v1/payments/create-upgrade', {
       plan_id: null,
@@ -386,14 +415,15 @@ describe('subscriptions', () => {
       current_plan: 'free',
       upgrade_immediately: true,
     });
-    expect(intent.amount).toBe(9900);
+    // From the free plan nothing is running to prorate: Premium is bought as a new subscription.
+    expect(intent.amount).toBe(3999);
     await payWithCard(t, token, intent).expect(200);
     await post(token, '/api/v1/payments/confirm-plan-subscription', {
       payment_intent_id: intent.payment_intent_id,
     }).expect(200);
     expect(await profileOf(t, token)).toMatchObject({
       plan_type: 'premium',
-      training_limit: 14,
+      training_limit: 10,
       credits_balance: 16,
     });
     const down = await post(token, '/api/v1/payments/create-upgrade', {
@@ -439,7 +469,7 @@ describe('a payment never lowers a plan', () => {
       `${MESSAGES.trainingPaymentFailed}: you are already on Premium or a higher plan.`,
     );
     expect(await countRows(t)).toEqual(before);
-    expect(await profileOf(t, token)).toMatchObject({ plan_type: 'premium', training_limit: 14 });
+    expect(await profileOf(t, token)).toMatchObject({ plan_type: 'premium', training_limit: 10 });
   });
 
   it('a stale upgrade confirmed after a higher purchase is refunded, and the plan stays', async () => {

@@ -323,9 +323,11 @@ describe('the fleet', () => {
     expect(await estimate('training', 'normal')).toEqual({
       task_type: 'training',
       priority: 'normal',
+      engine_kind: 'studio',
       jobs_ahead: 3,
       workers: 0,
       median_duration_seconds: 1200,
+      sample_size: 3,
       estimated_wait_seconds: null,
     });
     await idleWorker();
@@ -339,10 +341,13 @@ describe('the fleet', () => {
       jobs_ahead: 0,
       estimated_wait_seconds: 0,
     });
-    // No history yet: the typical run time of the type.
+    // No history yet: no figure is made up (and no generation worker is connected).
     expect(await estimate('generation', 'normal')).toMatchObject({
       jobs_ahead: 0,
-      median_duration_seconds: 180,
+      workers: 0,
+      median_duration_seconds: null,
+      sample_size: 0,
+      estimated_wait_seconds: null,
     });
     for (const path of ['training/whenever', 'painting/normal']) {
       const res = await get(user, `/api/v1/queue/estimate/wait-time/${path}`);

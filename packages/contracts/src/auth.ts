@@ -27,6 +27,8 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, { error: 'Password must be at least 6 characters' })
   .max(PASSWORD_MAX_LENGTH, { error: 'Password is too long' })
   .regex(NO_NUL_PATTERN, NUL_REFUSED);
+/** A password being set (sign-up, reset, change): the spec's rules and messages. */
+export const ZNewPasswordSchema = password;
 
 export const ZRegisterRequestSchema = z.strictObject({
   email,

@@ -64,6 +64,12 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     isOn: (s) => isTrue(s.DEBUG_PROMPTS),
   },
   {
+    setting: 'TEST_CLOCK=true',
+    why: "lets any signed-in user move their subscription's billing dates and run its renewal at once; unset it (production's default is off)",
+    apps: ['api'],
+    isOn: (s) => isTrue(s.TEST_CLOCK),
+  },
+  {
     setting: 'STRIPE_API_BASE',
     why: 'points the Stripe SDK at another server (a test stand-in); unset it',
     apps: ['api'],

@@ -13,3 +13,7 @@ export * from './engine.js';
 export * from './templates.js';
 export * from './generation.js';
 export * from './dev-conveniences.js';
+export * from './account.js';
+export * from './billing.js';
+export * from './deletion.js';
+export * from './renewals.js';

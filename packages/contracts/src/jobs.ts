@@ -8,6 +8,17 @@ import { TASK_STATUSES, type TaskType } from './training.js';
  */
 export const QUEUES = {
   photoChecks: 'photo-checks',
+  /**
+   * The API's own timed work (sweeps, subscription renewals, later purges): one BullMQ queue fed
+   * by job schedulers and delayed jobs, consumed by one worker in each API process
+   * (apps/api/src/scheduling). Its job names belong to the API and are registered there.
+   */
+  scheduled: 'scheduled',
+  /**
+   * Deleting a model, a photo set or an account (`deletion.ts`): retryable jobs consumed in the
+   * API process, which holds storage, the database and the payment provider.
+   */
+  deletions: 'deletions',
 } as const;
 
 /**

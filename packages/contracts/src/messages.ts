@@ -79,12 +79,34 @@ export const MESSAGES = {
   subscriptionMissing: 'Subscription information unavailable',
   cancelFailed: 'Failed to cancel subscription',
   reactivateFailed: 'Failed to reactivate subscription',
+  // Renewals (billing periods) and the test clock
+  renewalNotReceived: 'The renewal payment was not received.',
+  noRenewalToPay: 'There is no failed renewal to pay: your subscription is up to date.',
+  renewalPayFailed: 'Failed to pay the renewal',
+  cardUpdateFailed: 'Failed to update your card',
+  testClockNoSubscription:
+    'There is no running subscription to advance: subscribe to a plan first.',
   pricingLoadFailed: 'Failed to load pricing information. Please try again.',
   trainingUploadNext: 'Now upload photos to train your AI model.',
   insufficientCredits: 'Insufficient credits. Complete training first to get credits.',
   cardDeclined: 'Your card was declined.',
   paymentNotCompleted: 'This payment has not been completed yet.',
   invalidWebhookSignature: 'Invalid webhook signature',
+  // Upgrades, resumed intents, billing history and receipts
+  paymentIntentLoadFailed: 'Failed to get payment intent',
+  creditPackComingSoon:
+    'This credit pack is coming soon and cannot be bought yet. Our credit packages are on sale now on the Credits page.',
+  upgradeNotHigher:
+    'An upgrade must be to a higher plan: to change to a lower plan, cancel and choose it when your period ends.',
+  upgradePlanChanged:
+    'Your plan has changed since this page was opened. Reload the page to see the upgrade from your current plan.',
+  upgradePastDue:
+    'The last renewal payment of your plan did not go through. Once it is paid you can upgrade.',
+  paymentIntentOtherOrder: 'This payment is for a different purchase. Start this purchase again.',
+  paymentIntentClosed: 'This payment can no longer be paid. Start the purchase again.',
+  billingHistoryFailed: 'Failed to load billing history',
+  receiptNotFound: 'Receipt not found',
+  receiptLoadFailed: 'Failed to load the receipt',
   // Upload (spec error catalogue and validation rules)
   sessionCreateFailed: 'Failed to create upload session',
   sessionCompleteFailed: 'Failed to complete session',
@@ -154,4 +176,30 @@ export const MESSAGES = {
     'Unknown task type or priority: task types are training, generation and batch_generation; priorities are urgent, high and normal.',
   trainingFailedToast: 'training failed: {error_message}',
   unknownError: 'Unknown error',
+  // Account settings, export and privacy
+  currentPasswordRequired: 'Current password is required',
+  currentPasswordWrong: 'Your current password is not correct.',
+  passwordChanged: 'Password changed. Every other sign-in has been signed out.',
+  signInNotFound: 'This sign-in does not exist or has already ended.',
+  sessionSignedOut: 'Signed out of that session',
+  signedOutEverywhere: 'Signed out everywhere',
+  exportNotFound: 'Export not found',
+  exportLinkExpired:
+    'This download link has expired or is not valid. Open Settings to get a new one.',
+  exportFailed: 'We could not build your export. Please try again.',
+  settingsLoadFailed: 'Failed to load your account settings. Please try again.',
+  // Deletion: a model, a photo set, the account
+  modelDeleted: 'Model deleted, with its files and every headshot made with it.',
+  modelDeleting:
+    'Your model is being deleted: its running work is being stopped first. It will be gone in a moment.',
+  modelDeleteFailed: 'Failed to delete the model. Please try again.',
+  photoSetDeleted: 'Photos deleted, with every copy we made of them.',
+  photoSetDeleting: 'Your photos are being deleted. They will be gone in a moment.',
+  photoSetInTraining:
+    'These photos are being used by a training that has not finished. Wait for it to finish, or delete the model, then delete the photos.',
+  deletePasswordWrong: 'That password is not correct. Nothing has been deleted.',
+  accountDeleting: 'Your account is being deleted. You have been signed out everywhere.',
+  accountDeleted: 'Your account has been deleted.',
+  accountDeletionNotFound: 'Account deletion not found',
+  accountDeleteFailed: 'Failed to delete your account. Please try again.',
 } as const;

@@ -24,6 +24,8 @@ export const ZCreateTrainingPaymentRequestSchema = z
     plan_price: z.number().optional(),
     plan_name: text(64).optional(),
     plan_credits: z.number().int().optional(),
+    /** Annual billing costs ten months for twelve; credits still come monthly. Monthly if absent. */
+    billing_cycle: z.enum(['monthly', 'annual']).optional(),
   })
   .optional();
 
@@ -38,8 +40,12 @@ export const ZCreateUpgradeRequestSchema = z.strictObject({
     .min(1, MESSAGES.noTargetPlan)
     .max(64)
     .regex(NO_NUL_PATTERN, NUL_REFUSED),
+  /** The plan the page priced the upgrade from; refused (409) when the account is no longer on it. */
   current_plan: text(64).nullish(),
-  upgrade_immediately: z.boolean().optional(),
+  /** Upgrades take effect at once, prorated for the rest of the period (the spec sends true). */
+  upgrade_immediately: z
+    .literal(true, { error: 'Upgrades take effect immediately: send true or leave it out.' })
+    .optional(),
 });
 
 export const ZCreateGenerationPaymentRequestSchema = z
@@ -86,8 +92,8 @@ export const ZTestCardConfirmRequestSchema = z.strictObject({
   client_secret: token(255),
   /** Complete as the card form requires (spec 5); the number's check digit is the card's. */
   card: z.strictObject({
-    /** 16 to 19 digits, grouped by single spaces as the form shows them ("4242 4242 ..."). */
-    number: z.string().regex(/^(?:[0-9] ?){15,18}[0-9]$/, MESSAGES.cardIncomplete),
+    /** 15 to 19 digits, grouped by single spaces as the form shows them ("4242 4242 ..."). */
+    number: z.string().regex(/^(?:[0-9] ?){14,18}[0-9]$/, MESSAGES.cardIncomplete),
     expiry: z.string().regex(/^(?:0[1-9]|1[0-2])\/[0-9]{2}$/, MESSAGES.cardIncomplete),
     cvc: z.string().regex(/^[0-9]{3,4}$/, MESSAGES.cardIncomplete),
     name: z.string().max(200).regex(NOT_BLANK_PATTERN, MESSAGES.cardIncomplete),
@@ -134,6 +140,8 @@ export const ZPricingResponseSchema = z.object({
       price_cents: z.number().int(),
       credits: z.number().int(),
       description: z.string(),
+      /** false: published (the pricing page shows it as Coming Soon) but refused when bought. */
+      for_sale: z.boolean(),
     }),
   ),
   training_packs: z.array(
@@ -144,23 +152,32 @@ export const ZPricingResponseSchema = z.object({
       savings: z.string().nullable(),
     }),
   ),
-  upgrade_offers: z.array(
-    z.object({
-      plan: z.string(),
-      price_cents: z.number().int(),
-      trainings: z.number().int(),
-      credits: z.number().int(),
-    }),
-  ),
   training_fee_dollars: z.number(),
   free_credits_included: z.number().int(),
   currency: z.string(),
   test_mode: z.boolean(),
+  /** Stripe mode: the public key the card form loads Stripe.js with. */
+  stripe_publishable_key: z.string().startsWith('pk_').optional(),
 });
 export type PricingResponse = z.infer<typeof ZPricingResponseSchema>;
 
+/** A renewal that did not go through: being retried, or given up on (the plan lapsed to free). */
+export const ZRenewalProblemSchema = z.object({
+  state: z.enum(['retrying', 'lapsed']),
+  tier: z.enum(['starter', 'professional', 'premium']),
+  /** What the card answered last. */
+  reason: z.string(),
+  /** retrying: the next try, and the last one, after which the plan returns to free. */
+  next_attempt_at: z.string().nullable(),
+  final_attempt_at: z.string().nullable(),
+  /** lapsed: when the plan returned to free. */
+  lapsed_at: z.string().nullable(),
+});
+export type RenewalProblem = z.infer<typeof ZRenewalProblemSchema>;
+
 export const ZSubscriptionResponseSchema = z.object({
-  status: z.enum(['active', 'cancelling', 'free']),
+  /** past_due: the renewal failed and is being retried; the plan is kept meanwhile. */
+  status: z.enum(['active', 'cancelling', 'past_due', 'free']),
   tier: z.enum(['free', 'starter', 'professional', 'premium']),
   billing_cycle: z.enum(['monthly', 'annual']).nullable(),
   next_billing_date: z.string().nullable(),
@@ -169,6 +186,14 @@ export const ZSubscriptionResponseSchema = z.object({
   can_cancel: z.boolean(),
   can_reactivate: z.boolean(),
   features: z.object({ training_jobs: z.number().int() }),
+  /** The next charge and its amount (the catalogue's price); null when none will come. */
+  next_charge: z
+    .object({ date: z.string(), amount_cents: z.number().int(), currency: z.string() })
+    .nullable()
+    .optional(),
+  /** When this month's credits and training allowance renew (monthly, on either cycle). */
+  allowance_resets_at: z.string().nullable().optional(),
+  renewal_problem: ZRenewalProblemSchema.nullable().optional(),
 });
 export type SubscriptionResponse = z.infer<typeof ZSubscriptionResponseSchema>;
 

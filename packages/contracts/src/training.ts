@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGINE_KINDS } from './engine.js';
 import { requiredText, text } from './text.js';
 import { ZUserModelSchema } from './upload.js';
 
@@ -110,6 +111,12 @@ export const ZQueueTaskSchema = z.object({
   completed_at: z.string().nullable(),
   /** Tasks ahead of this one in its queue; null unless it waits in line (running, retrying, done). */
   position: z.number().int().nullable(),
+  /**
+   * When it should be done: waiting, from its place in line and the measured median run of its
+   * type on its engine kind; running, from its progress so far. null when that is not known (no
+   * run measured yet, no worker connected) and once it has ended.
+   */
+  estimated_completion: z.string().nullable(),
 });
 export type QueueTask = z.infer<typeof ZQueueTaskSchema>;
 
@@ -134,7 +141,10 @@ export const ZQueueOverviewSchema = z.object({
       completed: z.number().int(),
       failed: z.number().int(),
       workers: z.number().int(),
-      /** For a normal-priority task submitted now; null while no worker is connected. */
+      /**
+       * For a task submitted now behind every waiting one, at this engine kind's measured median
+       * run; null while no worker is connected, or while tasks wait and no run was measured.
+       */
       estimated_wait_seconds: z.number().int().nullable(),
     }),
   ),
@@ -165,14 +175,48 @@ export const ZQueueHealthSchema = z.object({
 export const ZWaitTimeEstimateSchema = z.object({
   task_type: z.enum(TASK_TYPES),
   priority: z.enum(TASK_PRIORITIES),
+  /** The engine kind the estimate is for: the one new trainings run on. */
+  engine_kind: z.enum(ENGINE_KINDS),
   /** Waiting tasks of equal or better priority: they run first. */
   jobs_ahead: z.number().int(),
   workers: z.number().int(),
-  /** Median run time of recent completed tasks of this type (a typical figure until there are some). */
-  median_duration_seconds: z.number().int(),
-  /** null while no worker is connected: nothing would run it. */
+  /**
+   * Median run time of recent completed tasks of this type on this engine kind; null while none
+   * has been measured (the client then says the spec's words, not an invented figure).
+   */
+  median_duration_seconds: z.number().int().nullable(),
+  /** How many completed runs the median is taken over (0: nothing measured). */
+  sample_size: z.number().int(),
+  /** null while no worker is connected, or while tasks are ahead and no run has been measured. */
   estimated_wait_seconds: z.number().int().nullable(),
 });
+
+/** One kind of work in the public estimate, for a new visitor's task submitted now. */
+export const ZPublicDurationSchema = z.object({
+  /** Median run time of recent completed tasks; null while none has been measured. */
+  median_duration_seconds: z.number().int().nullable(),
+  /** How many completed runs the median is taken over (0: nothing measured). */
+  sample_size: z.number().int(),
+  /** Until it would start; null while no worker is connected or the wait cannot be told. */
+  estimated_wait_seconds: z.number().int().nullable(),
+  /** The wait plus a typical run; null unless both are known. */
+  expected_seconds: z.number().int().nullable(),
+  /** Whether a worker that would run it is connected. */
+  worker_connected: z.boolean(),
+});
+
+/**
+ * GET /api/v1/queue/estimate/public: how long training and generation take now on the default
+ * engine kind, from measured durations. No sign-in; cacheable for `max_age_seconds`.
+ */
+export const ZPublicWaitEstimateSchema = z.object({
+  engine_kind: z.enum(ENGINE_KINDS),
+  training: ZPublicDurationSchema,
+  generation: ZPublicDurationSchema,
+  /** The figures hold this long (the answer's Cache-Control max-age). */
+  max_age_seconds: z.number().int(),
+});
+export type PublicWaitEstimate = z.infer<typeof ZPublicWaitEstimateSchema>;
 
 export const ZCostProjectionSchema = z.object({
   projected_monthly_cost: z.number(),

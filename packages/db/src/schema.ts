@@ -7,11 +7,18 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
 export type Gender = 'male' | 'female';
 
+/**
+ * Who the person is: set on every live account, and only ever null on a deleted account's
+ * tombstone (`deleted_at` set, CHECK users_tombstone_is_anonymous), which nobody can sign in to;
+ * only the deletion itself writes null (hence the update type).
+ */
+type Identity = ColumnType<string, string, string | null>;
+
 export interface UsersTable {
   id: Generated<string>;
-  email: string;
-  password_hash: string;
-  name: string;
+  email: Identity;
+  password_hash: Identity;
+  name: Identity;
   plan_type: ColumnType<PlanType, PlanType | undefined, PlanType>;
   subscription_interval: string | null;
   training_limit: Generated<number>;
@@ -22,6 +29,16 @@ export interface UsersTable {
   age: number | null;
   is_debug: Generated<boolean>;
   extra_training_slots: Generated<number>;
+  /** The person asked to delete the account: from then on nobody signs in to it. */
+  deletion_requested_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  /** The deletion's own random id: its job's id, and how its page follows it. */
+  deletion_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The deletion finished: this row is a tombstone holding the id the accounting points at. */
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -35,6 +52,11 @@ export interface RefreshTokenFamiliesTable {
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
   revoked_reason: string | null;
+  /** The browser that signed in (its User-Agent header) and the address it came from. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  ip_address: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Sign-in, then each refresh-token rotation. */
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface RefreshTokensTable {
@@ -76,7 +98,14 @@ export interface CreditLedgerTable {
   created_at: Timestamp;
 }
 
-export type PaymentKind = 'credits' | 'subscription' | 'upgrade' | 'training_slots' | 'generation';
+export type PaymentKind =
+  | 'credits'
+  | 'subscription'
+  | 'upgrade'
+  | 'training_slots'
+  | 'generation'
+  /** A subscription's next period, charged by the renewal job or reported by the provider. */
+  | 'renewal';
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
 
 export interface PaymentsTable {
@@ -94,8 +123,29 @@ export interface PaymentsTable {
   from_plan: string | null;
   /** When the provider refunded it (a paid generation that failed, a stale plan payment). */
   refunded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** An upgrade in the middle of a period: how it was priced (applies only within that period). */
+  proration: ColumnType<PaymentProration | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** What an upgrade's price was made of (packages/pricing proration.ts); amounts in cents. */
+export interface PaymentProration {
+  from_plan: string;
+  to_plan: string;
+  billing_cycle: 'monthly' | 'annual';
+  period_start: string;
+  period_end: string;
+  priced_at: string;
+  remaining_days: number;
+  from_price_cents: number;
+  to_price_cents: number;
+  credited_cents: number;
+  new_plan_cents: number;
+  prorated_cents: number;
+  charged_cents: number;
+  minimum_applied: boolean;
+  credits: number;
 }
 
 /** The test provider's PaymentIntents (statuses as Stripe names them). */
@@ -118,13 +168,84 @@ export interface SubscriptionsTable {
   user_id: string;
   tier: SubscriptionTier;
   billing_cycle: 'monthly' | 'annual';
-  status: 'active' | 'cancelling' | 'ended';
+  /** past_due: the renewal failed and is being retried; the plan is kept meanwhile. */
+  status: SubscriptionStatus;
   current_period_start: Timestamp;
   current_period_end: Timestamp;
   cancel_at_period_end: Generated<boolean>;
   last_payment_id: string | null;
+  /** The credit month now running: the period itself when billed monthly. */
+  allowance_period_start: NullableTimestamp;
+  allowance_period_end: NullableTimestamp;
+  /** Failed charges of the renewal now due, when it is tried next, what the card said last. */
+  renewal_attempts: Generated<number>;
+  next_renewal_attempt_at: NullableTimestamp;
+  renewal_error: ColumnType<string | null, string | null | undefined, string | null>;
+  ended_at: NullableTimestamp;
+  ended_reason: ColumnType<
+    SubscriptionEndReason | null,
+    SubscriptionEndReason | null | undefined,
+    SubscriptionEndReason | null
+  >;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export type SubscriptionStatus = 'active' | 'cancelling' | 'past_due' | 'ended';
+export type SubscriptionEndReason = 'cancelled' | 'renewal_failed';
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+
+/** One billing period of a subscription (a month, or a year billed annually); once per start. */
+export interface SubscriptionPeriodsTable {
+  id: Generated<string>;
+  user_id: string;
+  tier: SubscriptionTier;
+  billing_cycle: 'monthly' | 'annual';
+  period_start: Timestamp;
+  period_end: Timestamp;
+  amount_cents: number;
+  /** due: charged, not paid yet (retrying); failed: never paid, the subscription ended. */
+  status: 'due' | 'paid' | 'failed';
+  payment_id: string | null;
+  paid_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+/** One credit month of a paid period: its credits granted and the training allowance reset. */
+export interface SubscriptionAllowancesTable {
+  id: Generated<string>;
+  user_id: string;
+  period_id: string;
+  tier: SubscriptionTier;
+  month_start: Timestamp;
+  month_end: Timestamp;
+  credits: number;
+  created_at: Generated<Date>;
+}
+
+/** The test clock: how far a user's billing time runs ahead of the wall clock (dev only). */
+export interface TestClocksTable {
+  user_id: string;
+  /** bigint: pg hands it back as a string. */
+  offset_ms: ColumnType<string, number | string | undefined, number | string>;
+  updated_at: Generated<Date>;
+}
+
+/** The test payment provider's card on file per user; a test card's public facts only. */
+export interface TestPaymentMethodsTable {
+  user_id: string;
+  id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  /** null: charging it succeeds; else the decline message. */
+  charge_error: string | null;
+  updated_at: Generated<Date>;
 }
 
 export interface UploadSessionsTable {
@@ -137,6 +258,8 @@ export interface UploadSessionsTable {
   completed_at: Timestamp | null;
   training_id: string | null;
   created_at: Timestamp;
+  /** When retention deleted its photos (their training finished long enough ago). */
+  photos_purged_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type PhotoCheckStatus = 'pending' | 'done' | 'failed';
@@ -254,6 +377,74 @@ export interface GeneratedImagesTable {
   created_at: Timestamp;
 }
 
+export type DataExportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'expired';
+
+/** A 'Download my data' request; its zip is `storage_key` until the purge deletes it. */
+export interface DataExportsTable {
+  id: Generated<string>;
+  user_id: string;
+  status: ColumnType<DataExportStatus, DataExportStatus | undefined, DataExportStatus>;
+  progress: Generated<number>;
+  storage_key: string | null;
+  /** bigint: pg hands it back as a string. */
+  size_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  error_message: string | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+/** A user's Stripe Customer (Stripe mode), made once. */
+export interface StripeCustomersTable {
+  user_id: string;
+  customer_id: string;
+  created_at: Timestamp;
+}
+
+/** A Stripe Subscription and the latest state Stripe reported for it (Stripe mode). */
+export interface StripeSubscriptionsTable {
+  id: string;
+  user_id: string;
+  customer_id: string;
+  /** The catalogue item it bills: a plan id, `{plan}_annual` for annual billing. */
+  item_id: string;
+  /** The PaymentIntent of its first invoice. */
+  first_intent_id: string;
+  /** The period Stripe started it with, which its first invoice pays. */
+  first_period_start: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  first_period_end: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Stripe's status name: incomplete, active, past_due, canceled... */
+  status: string;
+  cancel_at_period_end: ColumnType<boolean, boolean | undefined, boolean>;
+  current_period_start: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  current_period_end: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  /** When Stripe took the snapshot held here (its event's creation time). */
+  state_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A Stripe webhook event, by its id: claimed by one delivery, processed once. */
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  claimed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  processed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -264,12 +455,20 @@ export interface Database {
   payments: PaymentsTable;
   test_payment_intents: TestPaymentIntentsTable;
   subscriptions: SubscriptionsTable;
+  subscription_periods: SubscriptionPeriodsTable;
+  subscription_allowances: SubscriptionAllowancesTable;
+  test_payment_methods: TestPaymentMethodsTable;
+  test_clocks: TestClocksTable;
   upload_sessions: UploadSessionsTable;
   photos: PhotosTable;
   models: ModelsTable;
   tasks: TasksTable;
   generations: GenerationsTable;
   generated_images: GeneratedImagesTable;
+  data_exports: DataExportsTable;
+  stripe_customers: StripeCustomersTable;
+  stripe_subscriptions: StripeSubscriptionsTable;
+  stripe_events: StripeEventsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -48,7 +48,12 @@ export interface TaskEffects {
   /** The task just completed (once). */
   completed?(trx: Db, task: Task, output: TaskOutput): Promise<void>;
   /** The task just ended failed or cancelled (once). */
-  ended?(trx: Db, task: Task, status: 'failed' | 'cancelled'): Promise<void>;
+  ended?(
+    trx: Db,
+    task: Task,
+    status: 'failed' | 'cancelled',
+    options?: Pick<TaskEnding, 'keepTrainingSlot'>,
+  ): Promise<void>;
 }
 
 const trainingEffects: TaskEffects = {
@@ -78,9 +83,10 @@ const trainingEffects: TaskEffects = {
       .where('status', '!=', 'completed')
       .execute();
   },
-  // The model fails, and the training slot goes back only with the update that fails the model.
-  // The session link goes too (the task's params keep it), so the same photos can train again.
-  async ended(trx, task) {
+  // The model fails, and the training slot goes back only with the update that fails the model
+  // (not when the model is being deleted: the slot was used). The session link goes too (the
+  // task's params keep it), so the same photos can train again.
+  async ended(trx, task, _status, options) {
     if (!task.model_id) return;
     const modelFailed = await trx
       .updateTable('models')
@@ -91,14 +97,15 @@ const trainingEffects: TaskEffects = {
       .executeTakeFirst();
     if (!modelFailed) return;
     await trx
-      .updateTable('users')
-      .set({ models_trained: sql`greatest(models_trained - 1, 0)`, updated_at: sql`now()` })
-      .where('id', '=', task.user_id)
-      .execute();
-    await trx
       .updateTable('upload_sessions')
       .set({ training_id: null })
       .where('training_id', '=', task.id)
+      .execute();
+    if (options?.keepTrainingSlot) return;
+    await trx
+      .updateTable('users')
+      .set({ models_trained: sql`greatest(models_trained - 1, 0)`, updated_at: sql`now()` })
+      .where('id', '=', task.user_id)
       .execute();
   },
 };
@@ -273,6 +280,8 @@ export interface TaskEnding {
   gpuSeconds?: number;
   /** Only a task that has not started (pending or queued) may end: a cancel before it runs. */
   onlyIfWaiting?: boolean;
+  /** A training's slot stays used (its model is being deleted). */
+  keepTrainingSlot?: boolean;
 }
 
 /**
@@ -305,7 +314,7 @@ export async function endTask(
       .returningAll()
       .executeTakeFirst();
     if (!task) return undefined;
-    await TASK_EFFECTS[task.task_type].ended?.(trx, task, ending.status);
+    await TASK_EFFECTS[task.task_type].ended?.(trx, task, ending.status, ending);
     return task;
   });
 }

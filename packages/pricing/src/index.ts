@@ -116,8 +116,49 @@ export function findPlan(id: string): Plan | undefined {
   return PLANS.find((plan) => plan.id === id);
 }
 
+/** A plan's display name; the free plan included. */
+export function planLabelOf(plan: PlanType): string {
+  return plan === 'free' ? 'Free' : (findPlan(plan)?.name ?? plan);
+}
+
 export function planTrainingLimit(plan: PlanType): number {
   return plan === 'free' ? 0 : (findPlan(plan)?.training_limit ?? 0);
+}
+
+export const BILLING_CYCLES = ['monthly', 'annual'] as const;
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+/** Annual billing charges this many months for a year: two months free. */
+export const ANNUAL_PRICE_MONTHS = 10;
+
+/**
+ * What one billing period of a plan costs: a month, or a year at ANNUAL_PRICE_MONTHS times the
+ * monthly price. Credits and the training allowance are granted monthly either way.
+ */
+export function planPeriodPriceCents(plan: Pick<Plan, 'price_cents'>, cycle: BillingCycle): number {
+  return cycle === 'annual' ? plan.price_cents * ANNUAL_PRICE_MONTHS : plan.price_cents;
+}
+
+/** Months in one billing period. */
+export const BILLING_CYCLE_MONTHS: Record<BillingCycle, number> = { monthly: 1, annual: 12 };
+
+/**
+ * A subscription's catalogue item id (a payment's item_id): the plan id for monthly billing,
+ * `{plan}_annual` for annual.
+ */
+export function subscriptionItemId(plan: PaidPlan, cycle: BillingCycle): string {
+  return cycle === 'annual' ? `${plan}_annual` : plan;
+}
+
+/** The plan and billing cycle a subscription item id names, or undefined. */
+export function findSubscriptionItem(
+  itemId: string,
+): { plan: Plan; cycle: BillingCycle; price_cents: number } | undefined {
+  const annual = itemId.endsWith('_annual');
+  const plan = findPlan(annual ? itemId.slice(0, -'_annual'.length) : itemId);
+  if (!plan) return undefined;
+  const cycle: BillingCycle = annual ? 'annual' : 'monthly';
+  return { plan, cycle, price_cents: planPeriodPriceCents(plan, cycle) };
 }
 
 export interface CreditPackage {
@@ -222,6 +263,11 @@ export const COMING_SOON_CREDIT_PACKS: readonly CreditPack[] = [
   },
 ];
 
+/** A pack of the Coming Soon set: published by the pricing call, not for sale yet. */
+export function findComingSoonCreditPack(id: string): CreditPack | undefined {
+  return COMING_SOON_CREDIT_PACKS.find((pack) => pack.id === id);
+}
+
 export type TrainingPackId = 'training_1' | 'training_3' | 'training_5';
 
 export interface TrainingPack {
@@ -246,32 +292,7 @@ export function trainingPackById(id: string): TrainingPack | undefined {
   return TRAINING_PACKS.find((pack) => pack.id === id);
 }
 
-export interface UpgradeOffer {
-  plan: Extract<PaidPlan, 'professional' | 'premium'>;
-  price_cents: number;
-  trainings: number;
-  credits: number;
-}
-
-/**
- * Upgrade offers of the training-limit modal: the first month of the plan at this price, with
- * these extra trainings and credits on top of the plan's own.
- */
-export const UPGRADE_OFFERS: readonly UpgradeOffer[] = [
-  { plan: 'professional', price_cents: 4900, trainings: 2, credits: 8 },
-  { plan: 'premium', price_cents: 9900, trainings: 4, credits: 16 },
-];
-
-export function findUpgradeOffer(plan: string): UpgradeOffer | undefined {
-  return UPGRADE_OFFERS.find((offer) => offer.plan === plan);
-}
-
-/**
- * One generation order on the post-payment page: 4 headshots for $29. The payment itself pays for
- * exactly one generation (bound to it, no credits granted); it is refunded if that generation
- * fails for good.
- */
-export const GENERATION_ORDER = { price_cents: 2900, images: 4 } as const;
+export { GENERATION_ORDER } from './generation-order.js';
 
 /** What one credit is worth at list price (the smallest credit package), in cents. */
 export const CREDIT_LIST_PRICE_CENTS =
@@ -287,3 +308,5 @@ export const VERY_LOW_CREDIT_THRESHOLD = 2;
 export const ALWAYS_ON_COST = 1130;
 /** The spec shows a fixed plan reset date. */
 export const PLAN_RESET_DATE = '2025-10-01';
+
+export * from './proration.js';

@@ -10,12 +10,15 @@ export { S3Storage, type S3StorageConfig } from './s3-storage.js';
 export {
   exportKey,
   generationImageKey,
+  generationPrefix,
   InvalidKeyPartError,
   isUserKey,
   LEGACY_PREFIXES,
   legacyKeyToUserKey,
   modelArtifactKey,
+  modelPrefix,
   photoKeys,
+  photoSetPrefix,
   userPrefix,
   type PhotoKeys,
 } from './keys.js';

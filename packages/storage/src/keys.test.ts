@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   exportKey,
   generationImageKey,
+  generationPrefix,
   isUserKey,
   legacyKeyToUserKey,
   modelArtifactKey,
+  modelPrefix,
   photoKeys,
+  photoSetPrefix,
   userPrefix,
 } from './keys.js';
-import { assertValidKey, InvalidStorageKeyError } from './storage.js';
+import { assertValidKey, assertValidPrefix, InvalidStorageKeyError } from './storage.js';
 
 const U = '3f1c2a9e-8d4b-4c1e-9a7f-0b2d6e5c4a31';
 const S = 'a0b1c2d3-e4f5-4a6b-8c7d-9e0f1a2b3c4d';
@@ -39,6 +42,19 @@ describe('storage keys', () => {
       expect(isUserKey(key)).toBe(true);
       expect(() => assertValidKey(key)).not.toThrow();
     }
+  });
+
+  it('names the prefix of a model, a generation and a photo set: what deleting one removes', () => {
+    expect(modelPrefix(U, P)).toBe(`users/${U}/models/${P}/`);
+    expect(generationPrefix(U, S)).toBe(`users/${U}/generations/${S}/`);
+    expect(photoSetPrefix(U, S)).toBe(`users/${U}/photos/${S}/`);
+    expect(modelArtifactKey(U, P, 'model.npz').startsWith(modelPrefix(U, P))).toBe(true);
+    expect(generationImageKey(U, S, 'a.jpg').startsWith(generationPrefix(U, S))).toBe(true);
+    expect(photoKeys(U, S, P).thumbnail.startsWith(photoSetPrefix(U, S))).toBe(true);
+    for (const prefix of [modelPrefix(U, P), generationPrefix(U, S), photoSetPrefix(U, S)])
+      expect(() => assertValidPrefix(prefix)).not.toThrow();
+    expect(() => modelPrefix(U, '../x')).toThrow(InvalidStorageKeyError);
+    expect(() => photoSetPrefix('', S)).toThrow(InvalidStorageKeyError);
   });
 
   it.each([

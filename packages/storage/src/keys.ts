@@ -77,7 +77,7 @@ export function photoKeys(
       'must be 1 to 10 lowercase letters or digits',
     );
   }
-  const base = `${userPrefix(userId)}photos/${id('session id', sessionId)}/${id('photo id', photoId)}`;
+  const base = `${photoSetPrefix(userId, sessionId)}${id('photo id', photoId)}`;
   return {
     original: checked(`${base}/original.${originalExtension}`),
     optimized: checked(`${base}/optimized.jpg`),
@@ -85,16 +85,29 @@ export function photoKeys(
   };
 }
 
+/** `users/{u}/photos/{sessionId}/`: every file of one upload session's photos. */
+export function photoSetPrefix(userId: string, sessionId: string): string {
+  return `${userPrefix(userId)}photos/${id('session id', sessionId)}/`;
+}
+
+/** `users/{u}/models/{modelId}/`: every file of one model (artifact, preview, checkpoint). */
+export function modelPrefix(userId: string, modelId: string): string {
+  return `${userPrefix(userId)}models/${id('model id', modelId)}/`;
+}
+
+/** `users/{u}/generations/{generationId}/`: a generation's images and thumbnails. */
+export function generationPrefix(userId: string, generationId: string): string {
+  return `${userPrefix(userId)}generations/${id('generation id', generationId)}/`;
+}
+
 /** `users/{u}/models/{modelId}/{fileName}`, e.g. `model.npz`, `preview.jpg`. */
 export function modelArtifactKey(userId: string, modelId: string, file: string): string {
-  return checked(`${userPrefix(userId)}models/${id('model id', modelId)}/${fileName(file)}`);
+  return checked(`${modelPrefix(userId, modelId)}${fileName(file)}`);
 }
 
 /** `users/{u}/generations/{generationId}/{fileName}`. */
 export function generationImageKey(userId: string, generationId: string, file: string): string {
-  return checked(
-    `${userPrefix(userId)}generations/${id('generation id', generationId)}/${fileName(file)}`,
-  );
+  return checked(`${generationPrefix(userId, generationId)}${fileName(file)}`);
 }
 
 /** `users/{u}/exports/{exportId}.zip`. */

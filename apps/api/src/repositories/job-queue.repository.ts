@@ -1,8 +1,10 @@
 import {
   BULL_PRIORITY,
+  ENGINE_KINDS,
   JOB_NAMES,
   QUEUES,
   TASK_PRIORITIES,
+  TASK_TYPES,
   taskQueueName,
   ZCheckPhotoJobSchema,
   ZGenerateJobSchema,
@@ -134,6 +136,32 @@ export class JobQueueRepository {
     if (!(await queue.getJob(taskId))) return 'missing';
     // BullMQ refuses (0) while a worker holds the job's lock: it is running.
     return (await queue.remove(taskId)) === 1 ? 'removed' : 'locked';
+  }
+
+  /**
+   * The tasks whose jobs a worker holds right now, over every task queue: active, with the lock
+   * their worker renews still alive. A job whose worker died keeps no lock (it lapses), and
+   * whoever picks it up again finds its task final. Active lists are as long as there are
+   * running tasks, so this reads little however much a person made.
+   */
+  async tasksHeldByWorkers(): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (const type of TASK_TYPES) {
+      for (const kind of ENGINE_KINDS) {
+        const queue = this.taskQueue(type, kind);
+        const active = await queue.getRanges(['active'], 0, -1);
+        if (active.length === 0) continue;
+        const pipeline = this.connection.pipeline();
+        for (const id of active) pipeline.exists(`${queue.toKey(id)}:lock`);
+        const locks = (await pipeline.exec()) ?? [];
+        active.forEach((id, i) => {
+          const [error, exists] = locks[i] ?? [null, 0];
+          if (error) throw error;
+          if (exists === 1) held.add(id);
+        });
+      }
+    }
+    return held;
   }
 
   /**

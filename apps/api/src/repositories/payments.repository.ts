@@ -1,4 +1,4 @@
-import type { Database, Db, PaymentKind, SubscriptionTier } from '@studioshot/db';
+import type { Database, Db, PaymentKind, PaymentProration, SubscriptionTier } from '@studioshot/db';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 export type Payment = Selectable<Database['payments']>;
@@ -22,6 +22,7 @@ export class PaymentsRepository {
     amountCents: number;
     currency: string;
     fromPlan?: string | null;
+    proration?: PaymentProration | null;
   }): Promise<Payment> {
     return (
       this.db
@@ -37,6 +38,7 @@ export class PaymentsRepository {
           currency: input.currency,
           status: 'pending',
           from_plan: input.fromPlan ?? null,
+          proration: input.proration ? JSON.stringify(input.proration) : null,
         })
         // The same provider intent twice (an idempotent create replayed) is one payment.
         .onConflict((oc) => oc.column('provider_intent_id').doUpdateSet({ updated_at: sql`now()` }))
@@ -189,35 +191,5 @@ export class PaymentsRepository {
       .where('current_period_end', '>', sql<Date>`now()`)
       .returningAll()
       .executeTakeFirst();
-  }
-
-  /** Ends subscriptions cancelled and past their period; their users return to the free plan. */
-  async endLapsed(userId?: string): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      let query = trx
-        .updateTable('subscriptions')
-        .set({ status: 'ended', updated_at: sql`now()` })
-        .where('status', '=', 'cancelling')
-        .where('current_period_end', '<=', sql<Date>`now()`);
-      if (userId) query = query.where('user_id', '=', userId);
-      const ended = await query.returning('user_id').execute();
-      if (ended.length) {
-        await trx
-          .updateTable('users')
-          .set({
-            plan_type: 'free',
-            subscription_interval: null,
-            training_limit: sql`extra_training_slots`,
-            updated_at: sql`now()`,
-          })
-          .where(
-            'id',
-            'in',
-            ended.map((r) => r.user_id),
-          )
-          .execute();
-      }
-      return ended.length;
-    });
   }
 }

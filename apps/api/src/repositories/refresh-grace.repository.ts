@@ -20,8 +20,11 @@ export class RefreshGraceRepository {
 
   /** The Redis key of a used token's answer (tests expire the window through it). */
   key(usedToken: string): string {
-    const hash = createHash('sha256').update(usedToken, 'utf8').digest('hex');
-    return `${this.prefix}refresh-grace:${hash}`;
+    return this.keyOfHash(createHash('sha256').update(usedToken, 'utf8').digest('hex'));
+  }
+
+  private keyOfHash(tokenHash: string): string {
+    return `${this.prefix}refresh-grace:${tokenHash}`;
   }
 
   async remember(usedToken: string, answer: TokenSet): Promise<void> {
@@ -51,6 +54,12 @@ export class RefreshGraceRepository {
     } catch {
       return undefined;
     }
+  }
+
+  /** Drops the answers kept for these used tokens, named by their hashes (a deleted account's). */
+  async forget(tokenHashes: readonly string[]): Promise<void> {
+    if (tokenHashes.length === 0) return;
+    await this.redis.del(...tokenHashes.map((hash) => this.keyOfHash(hash)));
   }
 
   private keyFor(usedToken: string): Buffer {

@@ -9,6 +9,12 @@ import { sql, type Selectable } from 'kysely';
 
 export type Task = Selectable<Database['tasks']>;
 
+/** What the fleet measured of one kind of work: a median run and the runs it is taken over. */
+export interface RunDurations {
+  medianSeconds: number | null;
+  sampleSize: number;
+}
+
 /** How many recent completed tasks the median run time is taken over. */
 const DURATION_SAMPLE = 50;
 
@@ -105,12 +111,17 @@ export class TasksRepository {
     return row;
   }
 
-  /** Median run time, in seconds, of the latest completed tasks of a type; null without any. */
-  async medianRunSeconds(type: TaskType): Promise<number | null> {
+  /**
+   * The median run time, in seconds, of the latest completed tasks of a type on one engine kind
+   * (a studio run takes seconds, a flux run minutes: they are never mixed), and how many runs it
+   * is taken over; null with none.
+   */
+  async runDurations(type: TaskType, kind: EngineKindName): Promise<RunDurations> {
     const recent = this.db
       .selectFrom('tasks')
       .select(sql<number>`extract(epoch FROM completed_at - started_at)`.as('seconds'))
       .where('task_type', '=', type)
+      .where('engine_kind', '=', kind)
       .where('status', '=', 'completed')
       .where('started_at', 'is not', null)
       .where('completed_at', 'is not', null)
@@ -119,8 +130,14 @@ export class TasksRepository {
       .as('recent');
     const row = await this.db
       .selectFrom(recent)
-      .select(sql<number | null>`percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)`.as('median'))
+      .select([
+        sql<number | null>`percentile_cont(0.5) WITHIN GROUP (ORDER BY seconds)`.as('median'),
+        sql<number>`count(*)::int`.as('samples'),
+      ])
       .executeTakeFirstOrThrow();
-    return row.median === null ? null : Number(row.median);
+    return {
+      medianSeconds: row.median === null ? null : Number(row.median),
+      sampleSize: row.samples,
+    };
   }
 }

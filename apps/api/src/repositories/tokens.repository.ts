@@ -10,11 +10,21 @@ export class TokensRepository {
     userId: string;
     expiresAt: Date;
     tokenHash: string;
+    /** Where the sign-in came from, for the account's sign-ins list. */
+    userAgent?: string | null;
+    ipAddress?: string | null;
   }): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('refresh_token_families')
-        .values({ id: input.familyId, user_id: input.userId, expires_at: input.expiresAt })
+        .values({
+          id: input.familyId,
+          user_id: input.userId,
+          expires_at: input.expiresAt,
+          user_agent: input.userAgent ?? null,
+          ip_address: input.ipAddress ?? null,
+          last_used_at: sql<Date>`now()`,
+        })
         .execute();
       await trx
         .insertInto('refresh_tokens')
@@ -55,6 +65,12 @@ export class TokensRepository {
         await trx
           .insertInto('refresh_tokens')
           .values({ token_hash: nextHash, family_id: claimed.family_id })
+          .execute();
+        // A rotation is the sign-in being used: what the sign-ins list shows as 'last used'.
+        await trx
+          .updateTable('refresh_token_families')
+          .set({ last_used_at: sql<Date>`now()` })
+          .where('id', '=', claimed.family_id)
           .execute();
         await beforeCommit({ familyId: claimed.family_id, userId: claimed.user_id });
         return { outcome: 'rotated', familyId: claimed.family_id, userId: claimed.user_id };
@@ -101,16 +117,63 @@ export class TokensRepository {
       .execute();
   }
 
-  /** Revokes every live session of a user; returns the family ids revoked. */
-  async revokeAllForUser(userId: string, reason: string): Promise<string[]> {
-    const rows = await this.db
+  /**
+   * Revokes every live session of a user, but `except` (the one asking, when it stays signed
+   * in); returns the family ids revoked.
+   */
+  async revokeAllForUser(userId: string, reason: string, except?: string): Promise<string[]> {
+    let update = this.db
       .updateTable('refresh_token_families')
       .set({ revoked_at: sql`now()`, revoked_reason: reason })
       .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .returning('id')
-      .execute();
+      .where('revoked_at', 'is', null);
+    if (except) update = update.where('id', '!=', except);
+    const rows = await update.returning('id').execute();
     return rows.map((r) => r.id);
+  }
+
+  /** Revokes one live session, only if it is this user's; whether it did. */
+  async revokeOwnFamily(userId: string, familyId: string, reason: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable('refresh_token_families')
+      .set({ revoked_at: sql`now()`, revoked_reason: reason })
+      .where('id', '=', familyId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** A user's live sign-ins (neither revoked nor past their absolute expiry). */
+  listLiveFamilies(userId: string) {
+    return this.db
+      .selectFrom('refresh_token_families')
+      .select(['id', 'user_agent', 'ip_address', 'created_at', 'last_used_at'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .orderBy('last_used_at', (ob) => ob.desc().nullsLast())
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  /** A new password set while signed in: outstanding reset links stop working. */
+  async setPassword(userId: string, passwordHash: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: new Date() })
+        .where('id', '=', userId)
+        .execute();
+      await trx
+        .updateTable('password_reset_tokens')
+        .set({ used_at: sql`now()` })
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .execute();
+    });
   }
 
   async createResetToken(input: {

@@ -6,6 +6,7 @@ export interface TrainingJobRow {
   id: string;
   user_id: string;
   status: TaskStatus;
+  engine_kind: EngineKindName;
   progress: number;
   message: string | null;
   error_message: string | null;
@@ -157,6 +158,7 @@ export class TrainingRepository {
         't.id',
         't.user_id',
         't.status',
+        't.engine_kind',
         't.progress',
         't.message',
         't.error_message',

@@ -21,8 +21,14 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The live account of this address: one being deleted has nobody to sign in as. */
   findByEmail(email: string): Promise<User | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .where('deletion_requested_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** Returns undefined when the e-mail is already taken (unique index), never throws for it. */

@@ -20,9 +20,13 @@ import { parseCookies } from '../services/device-cookies.js';
 /** Where the auth routes live: the device cookie is sent to these routes only. */
 const AUTH_PATH = '/api/v1/auth';
 
-/** The client's address as `trust proxy` resolves it, and its cookies. */
+/** The client's address as `trust proxy` resolves it, its cookies and its User-Agent. */
 function clientOf(req: Request): Client {
-  return { ip: req.ip ?? 'unknown', cookies: parseCookies(req.headers.cookie) };
+  return {
+    ip: req.ip ?? 'unknown',
+    cookies: parseCookies(req.headers.cookie),
+    userAgent: req.get('user-agent'),
+  };
 }
 
 /** A sign-in's answer, making this browser a known device of the account. */

@@ -20,13 +20,22 @@ import {
   ZTestCardConfirmRequestSchema,
   ZTestCardConfirmResponseSchema,
   ZWebhookReceivedResponseSchema,
+  ZBillingHistoryResponseSchema,
+  ZPaymentIntentDetailsResponseSchema,
+  ZPaymentIntentPathSchema,
+  ZReceiptPathSchema,
+  ZReceiptResponseSchema,
+  ZUpgradeIntentResponseSchema,
 } from '@studioshot/contracts';
 import express from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 import type { DeclaringRouter, RouteSpec } from '../http/declare.js';
 import type { TestPaymentProvider } from '../repositories/payment-providers/test-provider.js';
+import type { BillingService } from '../services/billing.service.js';
 import type { PaymentsService } from '../services/payments.service.js';
+import type { StripeWebhooksService } from '../services/stripe-webhooks.service.js';
 import type { SubscriptionsService } from '../services/subscriptions.service.js';
 
 const REQUEST_KEY = 'Idempotency-Key';
@@ -67,24 +76,30 @@ const CONFIRM = {
 } as const satisfies Omit<RouteSpec, 'path' | 'summary' | 'responses'>;
 
 /** Stripe posts raw JSON whose exact bytes are signed: mounted before the JSON parser. */
-export function paymentsWebhookRoute(api: DeclaringRouter, payments: PaymentsService): void {
+export function paymentsWebhookRoute(
+  api: DeclaringRouter,
+  /** Absent when no webhook secret is configured: every delivery is then refused. */
+  webhooks: StripeWebhooksService | undefined,
+): void {
   api.route(
     {
       method: 'post',
       path: '/api/v1/payments/webhook',
       summary: "The payment provider's events (Stripe-signed)",
       description:
-        'The signature is verified on the raw body before anything else; a verified event is handled once however many times it comes.',
+        'The signature is verified on the raw body before anything else; a verified event is handled once however many times it comes, and in any order (503 for one that must wait for an earlier one: Stripe delivers it again).',
       tag: 'payments',
       auth: 'none',
       headers: z.object({ 'Stripe-Signature': z.string().optional() }),
       before: [express.raw({ type: '*/*', limit: '1mb' })],
       body: { schema: z.looseObject({}), validate: false },
       responses: { 200: ZWebhookReceivedResponseSchema },
+      errors: [400, 503],
     },
     async ({ req, headers }) => {
+      if (!webhooks) throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      await payments.handleWebhook(body, headers['Stripe-Signature']);
+      await webhooks.receive(body, headers['Stripe-Signature']);
       return { received: true as const };
     },
   );
@@ -95,10 +110,11 @@ export function paymentsRoutes(
   deps: {
     payments: PaymentsService;
     subscriptions: SubscriptionsService;
+    billing: BillingService;
     testProvider?: TestPaymentProvider;
   },
 ): void {
-  const { payments, subscriptions } = deps;
+  const { payments, subscriptions, billing } = deps;
 
   api.route(
     {
@@ -156,11 +172,58 @@ export function paymentsRoutes(
     {
       ...CREATE,
       path: '/api/v1/payments/create-upgrade',
-      summary: 'A PaymentIntent for an upgrade to a higher plan',
+      summary:
+        'A PaymentIntent for an upgrade to a higher plan, prorated for the rest of the period',
+      description:
+        'A subscriber pays (new price - old price) x the part of the current period left, and keeps the period; with no running subscription the plan is bought as a new one (proration null). A lower or equal plan is refused (409), as is a current_plan the account is no longer on.',
       body: ZCreateUpgradeRequestSchema,
+      responses: { 200: ZUpgradeIntentResponseSchema },
     },
-    ({ userId, body, headers }) =>
-      payments.createUpgrade(userId, body.plan_id, requestKey(headers)),
+    ({ userId, body, headers }) => payments.createUpgrade(userId, body, requestKey(headers)),
+  );
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/payments/intents/:payment_intent_id',
+      summary: 'A created PaymentIntent of the caller, to resume paying it',
+      description:
+        "What /payment?payment_intent= resumes: the intent's client secret and amount, what it is for, and whether it still needs paying. Another user's intent is answered like a missing one.",
+      tag: 'payments',
+      auth: 'required',
+      params: ZPaymentIntentPathSchema,
+      notFound: { params: MESSAGES.paymentNotFound },
+      responses: { 200: ZPaymentIntentDetailsResponseSchema },
+      errors: [503],
+    },
+    ({ userId, params }) => billing.intent(userId, params.payment_intent_id),
+  );
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/payments/history',
+      summary: "The caller's payments and renewals, newest first",
+      description:
+        'Amounts, dates, what each granted and its status (paid, refunded, failed); created intents never paid are not payments and are left out.',
+      tag: 'payments',
+      auth: 'required',
+      responses: { 200: ZBillingHistoryResponseSchema },
+    },
+    ({ userId }) => billing.history(userId),
+  );
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/payments/receipts/:id',
+      summary: "The receipt of one of the caller's payments",
+      description:
+        "Only the payment's owner gets it; anyone else, a failed attempt and an unknown id get 404.",
+      tag: 'payments',
+      auth: 'required',
+      params: ZReceiptPathSchema,
+      notFound: { params: MESSAGES.receiptNotFound },
+      responses: { 200: ZReceiptResponseSchema },
+    },
+    ({ userId, params }) => billing.receipt(userId, params.id),
   );
   api.route(
     {

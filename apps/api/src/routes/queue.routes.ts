@@ -5,6 +5,7 @@ import {
   TASK_TYPES,
   ZCostProjectionSchema,
   ZIdempotencyKeySchema,
+  ZPublicWaitEstimateSchema,
   ZQueueHealthSchema,
   ZQueueOverviewSchema,
   ZQueueSubmitRequestSchema,
@@ -16,7 +17,7 @@ import {
 } from '@studioshot/contracts';
 import { z } from 'zod';
 import { reply, type DeclaringRouter } from '../http/declare.js';
-import type { QueueService } from '../services/queue.service.js';
+import { PUBLIC_ESTIMATE_MAX_AGE_SECONDS, type QueueService } from '../services/queue.service.js';
 
 /** A malformed id names no task: answered like a missing one. */
 const taskParams = z.object({ id: z.uuid() });
@@ -29,7 +30,7 @@ const idempotencyHeader = z.object({
   ),
 });
 
-/** Spec 7.7: every call needs a signed-in user. */
+/** Spec 7.7: every call needs a signed-in user, but the public estimate the landing page shows. */
 export function queueRoutes(api: DeclaringRouter, queue: QueueService): void {
   api.route(
     {
@@ -178,5 +179,25 @@ export function queueRoutes(api: DeclaringRouter, queue: QueueService): void {
       responses: { 200: ZWaitTimeEstimateSchema },
     },
     ({ params }) => queue.estimateWait(params.task_type, params.priority),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/queue/estimate/public',
+      summary: 'How long a training and a generation take now, for anyone (no sign-in)',
+      description: `The queue's wait plus the measured median run, on the default engine kind, at a new visitor's priority; \`median_duration_seconds\` is null (and \`sample_size\` 0) until a run has been measured. Cacheable: \`Cache-Control: public, max-age=${PUBLIC_ESTIMATE_MAX_AGE_SECONDS}\`, with an ETag.`,
+      tag: 'queue',
+      auth: 'none',
+      responses: {
+        200: ZPublicWaitEstimateSchema,
+        304: { description: 'Not modified: If-None-Match named the current ETag' },
+      },
+    },
+    async ({ res }) => {
+      const estimate = await queue.publicEstimate();
+      res.setHeader('Cache-Control', `public, max-age=${PUBLIC_ESTIMATE_MAX_AGE_SECONDS}`);
+      return estimate;
+    },
   );
 }

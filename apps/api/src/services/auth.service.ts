@@ -21,6 +21,7 @@ import {
 import { toUserDto } from './users.service.js';
 
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const USER_AGENT_MAX_LENGTH = 512;
 
 export interface AuthConfig {
   accessToken: AccessTokenConfig;
@@ -45,6 +46,8 @@ export interface AuthDeps {
 export interface Client {
   ip: string;
   cookies: Map<string, string>;
+  /** The User-Agent header: shown in the account's sign-ins list. */
+  userAgent?: string;
 }
 
 /** A signed-in answer and the device cookie that makes this browser a known device. */
@@ -73,7 +76,7 @@ export class AuthService {
     });
     if (!user) throw new AppError('email_taken', MESSAGES.emailTaken);
     return {
-      body: { ...(await this.startSession(user.id)), user: toUserDto(user) },
+      body: { ...(await this.startSession(user.id, client)), user: toUserDto(user) },
       device: devices.issue(user.id),
     };
   }
@@ -93,7 +96,7 @@ export class AuthService {
     if (!user || !ok) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
     await attempt.succeeded();
     return {
-      body: { ...(await this.startSession(user.id)), user: toUserDto(user) },
+      body: { ...(await this.startSession(user.id, client)), user: toUserDto(user) },
       device: devices.issue(user.id, knownDevice ?? undefined),
     };
   }
@@ -225,7 +228,7 @@ export class AuthService {
     ].join('\n');
   }
 
-  private async startSession(userId: string): Promise<TokenSet> {
+  private async startSession(userId: string, client: Client): Promise<TokenSet> {
     const { tokens, config } = this.deps;
     const familyId = randomUUID();
     const refreshToken = newOpaqueToken();
@@ -234,6 +237,9 @@ export class AuthService {
       userId,
       tokenHash: sha256Hex(refreshToken),
       expiresAt: new Date(Date.now() + config.refreshTokenTtlDays * 86_400_000),
+      // Kept short: it is only ever shown, and a client chooses what it sends.
+      userAgent: client.userAgent?.slice(0, USER_AGENT_MAX_LENGTH) ?? null,
+      ipAddress: client.ip,
     });
     return this.tokenSet(userId, familyId, refreshToken);
   }

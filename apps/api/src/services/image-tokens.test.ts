@@ -24,6 +24,14 @@ describe('image tokens', () => {
     expect(tokens.verify('photo-1', 'garbage', t0)).toBe(false);
   });
 
+  it('expire exactly on time when not rounded (download links)', () => {
+    const links = new ImageTokens('secret-for-links', 900, 1);
+    const token = links.sign('export-1', t0);
+    expect(links.expiryOf(t0)).toBe(t0 / 1000 + 900);
+    expect(links.verify('export-1', token, t0 + 900_000)).toBe(true);
+    expect(links.verify('export-1', token, t0 + 901_000)).toBe(false);
+  });
+
   it('keep one address for a while, so polling pages reuse cached thumbnails', () => {
     expect(tokens.sign('photo-1', t0 + 1000)).toBe(tokens.sign('photo-1', t0 + 60_000));
   });

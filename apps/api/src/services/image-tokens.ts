@@ -8,13 +8,23 @@ export class ImageTokens {
   constructor(
     private readonly secret: string,
     private readonly ttlSeconds = 3600,
+    /**
+     * Expiries are rounded up to this many seconds: with 15 minutes, the same image keeps the
+     * same address for a while, so a page that polls does not make the browser download it again
+     * every time. 1 gives exactly `ttlSeconds` (a download link).
+     */
+    private readonly roundToSeconds = 900,
   ) {}
 
   sign(imageId: string, now = Date.now()): string {
-    // Rounded up to a 15-minute boundary: the same image keeps the same address for a while, so
-    // a page that polls does not make the browser download it again every time.
-    const expiry = Math.ceil((Math.floor(now / 1000) + this.ttlSeconds) / 900) * 900;
+    const expiry = this.expiryOf(now);
     return `${expiry}.${this.mac(imageId, expiry)}`;
+  }
+
+  /** When a token signed at `now` stops working, in seconds since the epoch. */
+  expiryOf(now = Date.now()): number {
+    const round = this.roundToSeconds;
+    return Math.ceil((Math.floor(now / 1000) + this.ttlSeconds) / round) * round;
   }
 
   verify(imageId: string, token: string, now = Date.now()): boolean {

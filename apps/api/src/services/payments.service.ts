@@ -1,14 +1,18 @@
-import type { PaymentIntentResponse, PricingResponse } from '@studioshot/contracts';
+import type {
+  PaymentIntentResponse,
+  PricingResponse,
+  UpgradeIntentResponse,
+} from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts';
-import type { PaymentKind } from '@studioshot/db';
+import type { PaymentKind, PaymentProration } from '@studioshot/db';
 import {
   COMING_SOON_CREDIT_PACKS,
   CREDIT_PACKAGES,
   CURRENCY,
+  findComingSoonCreditPack,
   findCreditPackage,
   findPlan,
   findTrainingPack,
-  findUpgradeOffer,
   FREE_CREDITS_INCLUDED,
   GENERATION_ORDER,
   PLANS,
@@ -16,7 +20,12 @@ import {
   TRAINING_FEE_DOLLARS,
   TRAINING_PACKS,
   trainingPackById,
-  UPGRADE_OFFERS,
+  addMonthsUtc,
+  BILLING_CYCLE_MONTHS,
+  findSubscriptionItem,
+  planPeriodPriceCents,
+  subscriptionItemId,
+  type BillingCycle,
   type PaidPlan,
   type PlanType,
 } from '@studioshot/pricing';
@@ -32,21 +41,23 @@ import type {
 } from '../repositories/payment-providers/provider.js';
 import type { Payment, PaymentsRepository } from '../repositories/payments.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-
-const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
+import type { RenewalsService } from './renewals.service.js';
+import type { UpgradesService } from './upgrades.service.js';
 
 /** A plan payment that would lower the plan, or whose starting plan is no longer the user's. */
-class StalePlanPayment extends Error {}
+export class StalePlanPayment extends Error {}
 
 /** What a payment bought, read from the catalogue by its kind and item. */
 interface Grant {
   credits: number;
   trainingSlots: number;
   plan?: PaidPlan;
+  /** A new subscription's billing cycle (monthly when absent). */
+  cycle?: BillingCycle;
   reason: string;
 }
 
-function grantOf(payment: Pick<Payment, 'kind' | 'item_id'>): Grant {
+function grantOf(payment: Pick<Payment, 'kind' | 'item_id' | 'proration'>): Grant {
   switch (payment.kind) {
     case 'credits': {
       const pack = findCreditPackage(payment.item_id);
@@ -59,24 +70,21 @@ function grantOf(payment: Pick<Payment, 'kind' | 'item_id'>): Grant {
       return { credits: 0, trainingSlots: pack.quantity, reason: 'training_purchase' };
     }
     case 'subscription': {
-      const plan = findPlan(payment.item_id);
-      if (!plan) throw new Error(`unknown plan ${payment.item_id}`);
+      // A plan, billed monthly (`{plan}`) or annually (`{plan}_annual`); the first month's credits.
+      const item = findSubscriptionItem(payment.item_id);
+      if (!item) throw new Error(`unknown plan ${payment.item_id}`);
       return {
-        credits: plan.credits,
+        credits: item.plan.credits,
         trainingSlots: 0,
-        plan: plan.id,
+        plan: item.plan.id,
+        cycle: item.cycle,
         reason: 'plan_subscription',
       };
     }
     case 'upgrade': {
-      const offer = findUpgradeOffer(payment.item_id);
-      if (offer)
-        return {
-          credits: offer.credits,
-          trainingSlots: offer.trainings,
-          plan: offer.plan,
-          reason: 'plan_upgrade',
-        };
+      // Prorated within a period (UpgradesService applies it); else a whole month of the plan.
+      if (payment.proration)
+        return { credits: payment.proration.credits, trainingSlots: 0, reason: 'plan_upgrade' };
       const plan = findPlan(payment.item_id);
       if (!plan) throw new Error(`unknown upgrade ${payment.item_id}`);
       return { credits: plan.credits, trainingSlots: 0, plan: plan.id, reason: 'plan_upgrade' };
@@ -84,6 +92,9 @@ function grantOf(payment: Pick<Payment, 'kind' | 'item_id'>): Grant {
     case 'generation':
       // The order pays for one generation itself (bound to it when the results page asks).
       return { credits: 0, trainingSlots: 0, reason: 'generation_order' };
+    case 'renewal':
+      // A period of a subscription: RenewalsService grants its credits (fulfil hands it over).
+      return { credits: 0, trainingSlots: 0, reason: 'subscription_renewal' };
   }
 }
 
@@ -107,11 +118,25 @@ export class PaymentsService {
         GenerationsRepository,
         'hasGenerationSource' | 'unrefundedFailedPaidGenerations'
       >;
-      /** Verifies webhook signatures; absent when no webhook secret is configured. */
-      webhooks?: { stripe: Stripe; secret: string; toleranceSeconds: number };
+      /** Prices upgrades and applies the prorated ones. */
+      upgrades: UpgradesService;
+      /** Billing periods: a new subscription's first period; renewal payments are its. */
+      renewals: RenewalsService;
+      /**
+       * Stripe mode: a prorated upgrade paid here moves the Stripe subscription to the new plan's
+       * Price (no proration there: it was charged here), so Stripe renews at the new price.
+       */
+      planChanged?: (userId: string, itemId: string) => Promise<void>;
+      /** Stripe mode: the public key the web app's card form loads Stripe.js with. */
+      stripePublishableKey?: string;
       logger: Logger;
     },
   ) {}
+
+  /** The provider intents are made with (the billing calls read intents back from it). */
+  get provider(): PaymentProvider {
+    return this.deps.provider;
+  }
 
   pricing(): PricingResponse {
     const plans = PLANS.map((p) => ({
@@ -129,13 +154,15 @@ export class PaymentsService {
       pricing_options: plans,
       subscription_plans: plans,
       onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
-      credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p })),
+      credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p, for_sale: false })),
       training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
-      upgrade_offers: UPGRADE_OFFERS.map((o) => ({ ...o })),
       training_fee_dollars: TRAINING_FEE_DOLLARS,
       free_credits_included: FREE_CREDITS_INCLUDED,
       currency: CURRENCY,
       test_mode: this.deps.provider.name === 'test',
+      ...(this.deps.stripePublishableKey
+        ? { stripe_publishable_key: this.deps.stripePublishableKey }
+        : {}),
     };
   }
 
@@ -145,6 +172,9 @@ export class PaymentsService {
     requestKey: string,
   ): Promise<PaymentIntentResponse> {
     const pack = findCreditPackage(packageId);
+    // Published by the pricing call but not for sale yet: said so, not 'invalid'.
+    if (!pack && findComingSoonCreditPack(packageId))
+      throw new AppError('conflict', MESSAGES.creditPackComingSoon);
     // A pack the catalogue does not have: nothing by that id to buy.
     if (!pack) throw new AppError('not_found', MESSAGES.invalidCreditPack);
     return this.createPayment(
@@ -160,7 +190,14 @@ export class PaymentsService {
   /** A plan subscription; with no plan named, one training slot at the default training fee. */
   async createTrainingPayment(
     userId: string,
-    body: { plan_name?: string; plan_price?: number; plan_credits?: number } | undefined,
+    body:
+      | {
+          plan_name?: string;
+          plan_price?: number;
+          plan_credits?: number;
+          billing_cycle?: BillingCycle;
+        }
+      | undefined,
     requestKey: string,
   ): Promise<PaymentIntentResponse> {
     if (!body?.plan_name) {
@@ -194,13 +231,13 @@ export class PaymentsService {
         `${MESSAGES.trainingPaymentFailed}: you are already on ${findPlan(user.plan_type as PaidPlan)?.name ?? user.plan_type} or a higher plan.`,
       );
     }
+    const cycle = body.billing_cycle ?? 'monthly';
+    const priceCents = planPeriodPriceCents(plan, cycle);
     // The client may echo what it showed; it never sets what is charged.
     const shownCents =
       body.plan_price === undefined ? undefined : Math.round(body.plan_price * 100);
     if (
-      (shownCents !== undefined &&
-        shownCents !== plan.price_cents &&
-        body.plan_price !== plan.price_cents) ||
+      (shownCents !== undefined && shownCents !== priceCents && body.plan_price !== priceCents) ||
       (body.plan_credits !== undefined && body.plan_credits !== plan.credits)
     ) {
       // What the page showed is stale (the catalogue moved on): a conflict, reload and retry.
@@ -212,8 +249,8 @@ export class PaymentsService {
     return this.createPayment(
       userId,
       'subscription',
-      plan.id,
-      plan.price_cents,
+      subscriptionItemId(plan.id, cycle),
+      priceCents,
       requestKey,
       MESSAGES.trainingPaymentFailed,
       user.plan_type,
@@ -242,32 +279,31 @@ export class PaymentsService {
     );
   }
 
+  /**
+   * An upgrade: prorated for the rest of a running period, or a new subscription when nothing is
+   * running (UpgradesService prices it). The answer says how the amount was reached.
+   */
   async createUpgrade(
     userId: string,
-    planId: string | null | undefined,
+    body: { plan_id: string | null | undefined; current_plan?: string | null },
     requestKey: string,
-  ): Promise<PaymentIntentResponse> {
-    if (!planId) throw new AppError('bad_request', MESSAGES.noTargetPlan);
-    const plan = findPlan(planId);
-    if (!plan) throw new AppError('not_found', MESSAGES.upgradeFailed);
-    const user = await this.deps.users.findById(userId);
-    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
-    if (tierRank(plan.id) <= tierRank(user.plan_type)) {
-      throw new AppError(
-        'conflict',
-        `${MESSAGES.upgradeFailed}: you are already on ${plan.name} or a higher plan.`,
-      );
-    }
-    const offer = findUpgradeOffer(plan.id);
-    return this.createPayment(
+  ): Promise<UpgradeIntentResponse> {
+    if (!body.plan_id) throw new AppError('bad_request', MESSAGES.noTargetPlan);
+    const quote = await this.deps.upgrades.quote(userId, body.plan_id, body.current_plan);
+    const intent = await this.createPayment(
       userId,
-      'upgrade',
-      plan.id,
-      offer?.price_cents ?? plan.price_cents,
-      requestKey,
+      quote.kind,
+      quote.plan.id,
+      quote.amountCents,
+      // A prorated amount moves with time: a retry with the same key and a new amount is a new intent.
+      `${requestKey}:${quote.amountCents}`,
       MESSAGES.upgradeFailed,
-      user.plan_type,
+      quote.fromPlan,
+      quote.proration,
     );
+    // A replayed create answers the payment first made, with its own figures.
+    const stored = await this.deps.payments.findByIntent(intent.payment_intent_id);
+    return { ...intent, proration: stored?.proration ?? null };
   }
 
   /**
@@ -299,6 +335,8 @@ export class PaymentsService {
     failure: string,
     /** A plan payment: the plan it upgrades from, which it is bound to. */
     fromPlan?: string,
+    /** A prorated upgrade: how it was priced. */
+    proration?: PaymentProration | null,
   ): Promise<PaymentIntentResponse> {
     const paymentId = randomUUID();
     let intent: ProviderIntent;
@@ -326,6 +364,7 @@ export class PaymentsService {
       amountCents,
       currency: CURRENCY,
       fromPlan,
+      proration,
     });
     return {
       payment_intent_id: intent.id,
@@ -468,9 +507,23 @@ export class PaymentsService {
       );
       return false;
     }
+    if (payment.kind === 'renewal') {
+      const periodStart = intent.metadata.period_start;
+      if (!periodStart) return false;
+      return this.deps.renewals.recordRenewalPaid(payment.user_id, new Date(periodStart), {
+        provider: this.deps.provider.name,
+        reference: intent.id,
+        amountCents: intent.amount,
+        currency: intent.currency,
+      });
+    }
     const grant = grantOf(payment);
     try {
-      return await this.applyGrant(payment, grant);
+      const applied = await this.applyGrant(payment, grant, intent.period);
+      // The new period's end goes on the schedule once the period is committed.
+      if (applied && grant.plan) await this.deps.renewals.scheduleNext(payment.user_id);
+      if (applied && payment.proration) await this.planChangedAtProvider(payment);
+      return applied;
     } catch (error) {
       if (!(error instanceof StalePlanPayment)) throw error;
       // Paid, but applying it would lower the plan or skip the change it was priced from.
@@ -483,10 +536,36 @@ export class PaymentsService {
     }
   }
 
-  private applyGrant(payment: Payment, grant: Grant): Promise<boolean> {
+  /** Tells the provider's subscription of an upgrade; the upgrade stands whatever it answers. */
+  private async planChangedAtProvider(payment: Payment): Promise<void> {
+    const proration = payment.proration;
+    if (!proration || !this.deps.planChanged) return;
+    const itemId = subscriptionItemId(proration.to_plan as PaidPlan, proration.billing_cycle);
+    try {
+      await this.deps.planChanged(payment.user_id, itemId);
+    } catch (error) {
+      // Reconciliation moves it later (the renewal job reads the subscription back first).
+      this.deps.logger.error(
+        { err: error, paymentId: payment.id, itemId },
+        "could not move the provider's subscription to the upgraded plan",
+      );
+    }
+  }
+
+  private applyGrant(
+    payment: Payment,
+    grant: Grant,
+    /** The provider's billing period, when it bills the subscription itself. */
+    billedPeriod?: { start: Date; end: Date },
+  ): Promise<boolean> {
     return this.deps.payments.transaction(async (trx) => {
       const claimed = await this.deps.payments.claimForFulfilment(trx, payment.id);
       if (!claimed) return false;
+      if (payment.proration) {
+        await this.deps.upgrades.applyProrated(trx, { ...payment, proration: payment.proration });
+        this.deps.logger.info({ paymentId: payment.id, kind: payment.kind }, 'upgrade fulfilled');
+        return true;
+      }
       if (grant.plan) {
         const current = await this.deps.payments.lockPlan(trx, payment.user_id);
         if (
@@ -497,17 +576,29 @@ export class PaymentsService {
           throw new StalePlanPayment();
         const plan = findPlan(grant.plan)!;
         const now = new Date();
+        const cycle = grant.cycle ?? 'monthly';
         await this.deps.payments.setPlan(trx, payment.user_id, {
           type: plan.id,
-          interval: 'monthly',
+          interval: cycle,
           trainingLimit: plan.training_limit,
         });
+        const period = billedPeriod ?? {
+          start: now,
+          end: addMonthsUtc(now, BILLING_CYCLE_MONTHS[cycle]),
+        };
         await this.deps.payments.upsertSubscription(trx, {
           userId: payment.user_id,
           tier: plan.id,
           paymentId: payment.id,
-          periodStart: now,
-          periodEnd: new Date(now.getTime() + MONTH_MS),
+          periodStart: period.start,
+          periodEnd: period.end,
+        });
+        await this.deps.renewals.startSubscription(trx, {
+          userId: payment.user_id,
+          plan: plan.id,
+          cycle,
+          paymentId: payment.id,
+          start: period.start,
         });
       }
       if (grant.trainingSlots > 0)
@@ -530,34 +621,20 @@ export class PaymentsService {
     });
   }
 
-  /** Stripe-format webhooks: signature checked on the raw bytes before anything else. */
-  async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<void> {
-    const webhooks = this.deps.webhooks;
-    if (!webhooks || !signature)
-      throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
-    let event: Stripe.Event;
-    try {
-      event = webhooks.stripe.webhooks.constructEvent(
-        rawBody,
-        signature,
-        webhooks.secret,
-        webhooks.toleranceSeconds,
-      );
-    } catch {
-      throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
-    }
-    if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed')
-      return;
-    const intent = event.data.object;
+  /**
+   * A verified PaymentIntent event (services/stripe-webhooks.service.ts checks the signature and
+   * hands each event over once): a success fulfils the payment, a failure marks it failed.
+   */
+  async paymentIntentEvent(
+    type: 'payment_intent.succeeded' | 'payment_intent.payment_failed',
+    intent: Stripe.PaymentIntent,
+  ): Promise<void> {
     const payment = await this.deps.payments.findByIntent(intent.id);
     if (!payment) {
-      this.deps.logger.warn(
-        { intentId: intent.id, type: event.type },
-        'webhook for an unknown payment intent',
-      );
+      this.deps.logger.warn({ intentId: intent.id, type }, 'webhook for an unknown payment intent');
       return;
     }
-    if (event.type === 'payment_intent.payment_failed') {
+    if (type === 'payment_intent.payment_failed') {
       await this.deps.payments.markFailed(payment.id);
       return;
     }

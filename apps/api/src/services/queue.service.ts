@@ -6,6 +6,7 @@ import {
   taskQueueName,
   type EngineKind,
   type QueueSubmitRequest,
+  type PublicWaitEstimate,
   type QueueTask,
   type TaskPriority,
   type TaskType,
@@ -16,23 +17,25 @@ import {
   type ZWaitTimeEstimateSchema,
   ZQueueGenerationParamsSchema,
 } from '@studioshot/contracts';
+import { queuePriority } from '@studioshot/pricing';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
 import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { TrainingRepository } from '../repositories/training.repository.js';
+import { waitSeconds, type DurationEstimates } from './duration-estimates.js';
 import { within } from './health.service.js';
 import type { GenerationService } from './generation.service.js';
 import type { TrainingService } from './training.service.js';
 import { parse } from '../middleware/validate.js';
 
-/** Run times assumed until a type has completed tasks to take a median of (the spec's copy). */
-const TYPICAL_RUN_SECONDS: Record<TaskType, number> = {
-  training: 15 * 60,
-  generation: 3 * 60,
-  batch_generation: 10 * 60,
-};
+/**
+ * How long the public estimate holds: its Cache-Control max-age, and how long this process keeps
+ * it, so visitors' browsers, any cache between, and a crowd of signed-out visitors all cost the
+ * database and Redis one read a minute.
+ */
+export const PUBLIC_ESTIMATE_MAX_AGE_SECONDS = 60;
 /** The cost projection looks back this far and projects a month of the same. */
 const PROJECTION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -52,15 +55,19 @@ export type WaitTimeEstimate = z.infer<typeof ZWaitTimeEstimateSchema>;
 
 /** The task queue of spec 7.7: the user's tasks and the fleet's queues. */
 export class QueueService {
+  /** The public estimate, read at most once per max-age (a failed read is not kept). */
+  private publicEstimateCache: { until: number; estimate: Promise<PublicWaitEstimate> } | undefined;
+
   constructor(
     private readonly deps: {
       tasks: TasksRepository;
+      estimates: DurationEstimates;
       training: TrainingRepository;
       trainingService: TrainingService;
       generationService: GenerationService;
       jobs: JobQueueRepository;
       events: TaskEventsRepository;
-      /** The engine kind new trainings run on (wait estimates are for it). */
+      /** The engine kind new trainings run on, and generations without a model (estimates are for it). */
       trainingEngine: EngineKind;
       /** A task waiting this long with no worker of its kind connected fails. */
       noWorkerTimeoutMs: number;
@@ -173,37 +180,76 @@ export class QueueService {
   }
 
   /**
-   * How long a task submitted now would wait: the waiting tasks that run before it (equal or
-   * better priority) times the median run time of its type, shared among the connected workers.
+   * How long a task submitted now would wait on the default engine kind: the waiting tasks that
+   * run before it (equal or better priority) times the measured median run time of its type on
+   * that kind, shared among the connected workers.
    */
   async estimateWait(type: TaskType, priority: TaskPriority): Promise<WaitTimeEstimate> {
-    const [jobsAhead, counts, median] = await Promise.all([
-      this.deps.jobs.jobsAheadOf(type, this.deps.trainingEngine, priority),
-      this.deps.jobs.counts(type, this.deps.trainingEngine),
-      this.medianRunSeconds(type),
-    ]);
+    const kind = this.deps.trainingEngine;
+    const figures = await this.deps.estimates.forNewTask(type, kind, priority);
     return {
       task_type: type,
       priority,
-      jobs_ahead: jobsAhead,
-      workers: counts.workers,
-      median_duration_seconds: median,
-      estimated_wait_seconds: waitSeconds(jobsAhead, median, counts.workers),
+      engine_kind: kind,
+      jobs_ahead: figures.jobsAhead,
+      workers: figures.workers,
+      median_duration_seconds: figures.run.medianSeconds,
+      sample_size: figures.run.sampleSize,
+      estimated_wait_seconds: figures.waitSeconds,
+    };
+  }
+
+  /**
+   * For anyone, signed in or not: a training and a generation submitted now by a new visitor (the
+   * free plan's priority) on the default engine kind, the wait plus the measured median run.
+   * Kept for its max-age, so its ETag holds too.
+   */
+  publicEstimate(now = Date.now()): Promise<PublicWaitEstimate> {
+    const cached = this.publicEstimateCache;
+    if (cached && cached.until > now) return cached.estimate;
+    const estimate = this.readPublicEstimate();
+    this.publicEstimateCache = { until: now + PUBLIC_ESTIMATE_MAX_AGE_SECONDS * 1000, estimate };
+    estimate.catch(() => {
+      if (this.publicEstimateCache?.estimate === estimate) this.publicEstimateCache = undefined;
+    });
+    return estimate;
+  }
+
+  private async readPublicEstimate(): Promise<PublicWaitEstimate> {
+    const kind = this.deps.trainingEngine;
+    const forWork = async (work: 'training' | 'generation') => {
+      const figures = await this.deps.estimates.forNewTask(work, kind, queuePriority('free', work));
+      const median = figures.run.medianSeconds;
+      return {
+        median_duration_seconds: median,
+        sample_size: figures.run.sampleSize,
+        estimated_wait_seconds: figures.waitSeconds,
+        expected_seconds:
+          figures.waitSeconds === null || median === null ? null : figures.waitSeconds + median,
+        worker_connected: figures.workers > 0,
+      };
+    };
+    const [training, generation] = await Promise.all([forWork('training'), forWork('generation')]);
+    return {
+      engine_kind: kind,
+      training,
+      generation,
+      max_age_seconds: PUBLIC_ESTIMATE_MAX_AGE_SECONDS,
     };
   }
 
   async overview(): Promise<QueueOverview> {
     const queues = await Promise.all(
       taskQueues().map(async ({ type, kind }) => {
-        const [counts, median] = await Promise.all([
+        const [counts, run] = await Promise.all([
           this.deps.jobs.counts(type, kind),
-          this.medianRunSeconds(type),
+          this.deps.estimates.run(type, kind),
         ]);
         return {
           task_type: type,
           queue: taskQueueName(type, kind),
           ...counts,
-          estimated_wait_seconds: waitSeconds(counts.waiting, median, counts.workers),
+          estimated_wait_seconds: waitSeconds(counts.waiting, run.medianSeconds, counts.workers),
         };
       }),
     );
@@ -307,11 +353,6 @@ export class QueueService {
     return failed;
   }
 
-  private async medianRunSeconds(type: TaskType): Promise<number> {
-    const median = await this.deps.tasks.medianRunSeconds(type);
-    return Math.round(median ?? TYPICAL_RUN_SECONDS[type]);
-  }
-
   private async ownedTask(userId: string, taskId: string): Promise<Task> {
     const task = await this.deps.tasks.findForUser(userId, taskId);
     if (!task) throw new AppError('not_found', MESSAGES.taskNotFound);
@@ -320,6 +361,9 @@ export class QueueService {
 
   private async toQueueTask(task: Task): Promise<QueueTask> {
     const waiting = task.status === 'queued' || task.status === 'pending';
+    const position = waiting
+      ? await this.deps.jobs.waitingPosition(task.task_type, task.engine_kind, task.id)
+      : null;
     return {
       id: task.id,
       task_id: task.id,
@@ -332,9 +376,8 @@ export class QueueService {
       created_at: task.created_at.toISOString(),
       started_at: task.started_at?.toISOString() ?? null,
       completed_at: task.completed_at?.toISOString() ?? null,
-      position: waiting
-        ? await this.deps.jobs.waitingPosition(task.task_type, task.engine_kind, task.id)
-        : null,
+      position,
+      estimated_completion: await this.deps.estimates.completion(task, Date.now(), position),
     };
   }
 }
@@ -354,11 +397,6 @@ function notCancellable(task: Task): string {
   return task.task_type === 'training'
     ? MESSAGES.trainingNotCancellable
     : MESSAGES.generationNotCancellable;
-}
-
-/** null while no worker is connected: nothing would run the task. */
-function waitSeconds(jobsAhead: number, medianSeconds: number, workers: number): number | null {
-  return workers === 0 ? null : Math.round((jobsAhead * medianSeconds) / workers);
 }
 
 function roundTo(value: number, decimals: number): number {

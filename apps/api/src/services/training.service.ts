@@ -22,6 +22,7 @@ import type {
 } from '../repositories/training.repository.js';
 import type { UploadsRepository } from '../repositories/uploads.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { DurationEstimates } from './duration-estimates.js';
 import { toUserModel } from './uploads.service.js';
 
 /** What a training says until a worker takes it. */
@@ -56,6 +57,8 @@ export class TrainingService {
       uploads: UploadsRepository;
       users: UsersRepository;
       jobs: JobQueueRepository;
+      /** A job's estimated completion, waiting or running. */
+      estimates: DurationEstimates;
       /** The engine that will train: recorded as the model's model_type. */
       modelType: EngineKind;
       logger: Logger;
@@ -109,14 +112,14 @@ export class TrainingService {
   async jobs(userId: string): Promise<TrainingJob[]> {
     const rows = await this.deps.training.listJobs(userId);
     const now = Date.now();
-    return rows.map((row) => toTrainingJob(row, now));
+    return Promise.all(rows.map((row) => this.toJob(row, now)));
   }
 
   /** One of the user's jobs, by its id or by the id of the upload session it trains on. */
   async job(userId: string, taskOrSessionId: string): Promise<TrainingJob> {
     const [row] = await this.deps.training.listJobs(userId, { taskOrSessionId });
     if (!row) throw new AppError('not_found', MESSAGES.trainingNotFound);
-    return toTrainingJob(row, Date.now());
+    return this.toJob(row, Date.now());
   }
 
   /** The named job, else the user's latest. */
@@ -124,13 +127,19 @@ export class TrainingService {
     if (trainingId) return this.job(userId, trainingId);
     const [row] = await this.deps.training.listJobs(userId);
     if (!row) throw new AppError('not_found', MESSAGES.trainingNotFound);
-    return toTrainingJob(row, Date.now());
+    return this.toJob(row, Date.now());
   }
 
   /** A job and its owner, whoever that is: for relaying changes to the owner's sockets only. */
   async jobForRelay(taskId: string): Promise<{ userId: string; job: TrainingJob } | undefined> {
     const row = await this.deps.training.findJob(taskId);
-    return row ? { userId: row.user_id, job: toTrainingJob(row, Date.now()) } : undefined;
+    return row ? { userId: row.user_id, job: await this.toJob(row, Date.now()) } : undefined;
+  }
+
+  /** A job as the client reads it, with when it should be done (queued ones included). */
+  private async toJob(row: TrainingJobRow, now: number): Promise<TrainingJob> {
+    const completion = await this.deps.estimates.completion({ ...row, task_type: 'training' }, now);
+    return toTrainingJob(row, completion);
   }
 
   async modelsStatus(userId: string): Promise<ModelsStatus> {
@@ -153,7 +162,10 @@ export class TrainingService {
   }
 }
 
-export function toTrainingJob(row: TrainingJobRow, now: number): TrainingJob {
+export function toTrainingJob(
+  row: TrainingJobRow,
+  estimatedCompletion: string | null,
+): TrainingJob {
   return {
     id: row.id,
     training_id: row.id,
@@ -169,17 +181,9 @@ export function toTrainingJob(row: TrainingJobRow, now: number): TrainingJob {
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,
     completed_at: row.completed_at?.toISOString() ?? null,
-    estimated_completion: estimatedCompletion(row, now),
+    estimated_completion: estimatedCompletion,
     training_photos: row.training_photos,
     error_message: row.error_message,
     model_path: row.artifact_key,
   };
-}
-
-/** A running job's finish, extrapolated from how long its progress so far took. */
-function estimatedCompletion(row: TrainingJobRow, now: number): string | null {
-  if (row.status !== 'running' || !row.started_at || row.progress <= 0) return null;
-  const started = row.started_at.getTime();
-  const total = ((now - started) * 100) / row.progress;
-  return new Date(started + total).toISOString();
 }

@@ -31,8 +31,9 @@ export class UsersService {
 
   async getProfile(userId: string): Promise<UserDto> {
     const user = await this.users.findByIdForDisplay(userId);
-    // A valid token for a deleted account is no session at all.
-    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
+    // A valid token for a deleted account (or one being deleted) is no session at all.
+    if (!user || user.deletion_requested_at)
+      throw new AppError('unauthorized', MESSAGES.authRequired);
     return toUserDto(user);
   }
 

@@ -44,11 +44,21 @@ def sign_up_throwaway() -> dict:
         return json.load(response)
 
 
+# Calls that end sign-ins (one, all, or every other one with a password change).
+_SESSION_ENDING = {
+    ("POST", "/api/v1/auth/logout"),
+    ("PATCH", "/api/v1/users/profile"),
+    ("DELETE", "/api/v1/users/sessions/{id}"),
+    ("DELETE", "/api/v1/users/sessions"),
+    ("POST", "/api/v1/users/change-password"),
+    # Deleting the account: refused without its password, and never tried on the main user.
+    ("DELETE", "/api/v1/users/me"),
+}
+
+
 def _ends_session(ctx) -> bool:
     operation = ctx.operation
-    if operation.path.endswith("/api/v1/auth/logout"):
-        return True
-    return operation.method.upper() == "PATCH" and operation.path.endswith("/api/v1/users/profile")
+    return (operation.method.upper(), operation.path) in _SESSION_ENDING
 
 
 @schemathesis.auth(refresh_interval=None).apply_to(_ends_session)

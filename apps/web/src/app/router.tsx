@@ -25,6 +25,9 @@ export const routes: RouteObject[] = [
           { path: 'demo', lazy: () => import('../routes/demo') },
           { path: 'old-demo', lazy: () => import('../routes/old-demo') },
           { path: 'test', lazy: () => import('../routes/auth-test') },
+          { path: 'privacy', lazy: () => import('../routes/privacy') },
+          // Public: an account being deleted has no sign-in left to follow it with.
+          { path: 'account-deleted', lazy: () => import('../routes/account-deleted') },
           // Not in the spec's route table: it shows its own 'Please log in' state.
           { path: 'generate-trained', lazy: () => import('../routes/generate-trained') },
           {
@@ -44,6 +47,12 @@ export const routes: RouteObject[] = [
               { path: 'gallery', lazy: () => import('../routes/gallery') },
               { path: 'credits', lazy: () => import('../routes/credits') },
               { path: 'payment', lazy: () => import('../routes/payment') },
+              { path: 'billing', lazy: () => import('../routes/billing') },
+              {
+                path: 'billing/receipts/:id',
+                lazy: () => import('../routes/billing-receipt'),
+              },
+              { path: 'settings', lazy: () => import('../routes/settings') },
             ],
           },
           { path: '*', lazy: () => import('../routes/not-found') },

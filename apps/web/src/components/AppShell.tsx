@@ -17,6 +17,11 @@ const TrainingGlobal = lazy(() =>
   })),
 );
 
+// A renewal that failed: a lasting notice on every signed-in page.
+const RenewalBanner = lazy(() =>
+  import('../features/payments/RenewalBanner').then((m) => ({ default: m.RenewalBanner })),
+);
+
 /** A thin bar while a route's code or data loads. */
 function NavigationProgress() {
   const navigation = useNavigation();
@@ -46,10 +51,17 @@ export function AppShell() {
       <RouteAnnouncer />
       <SiteHeader />
       {status === 'authenticated' && (
-        <Suspense fallback={null}>
-          {/* A different account signing in (another tab) starts afresh. */}
-          <TrainingGlobal key={user?.id ?? user?.email} />
-        </Suspense>
+        // The status area: fixed to the bottom of the screen, out of the page's flow. Its banners
+        // arrive after their data; pushing the page down then would make everything jump.
+        <div className="fixed inset-x-0 bottom-0 z-40 flex flex-col">
+          <Suspense fallback={null}>
+            <RenewalBanner />
+          </Suspense>
+          <Suspense fallback={null}>
+            {/* A different account signing in (another tab) starts afresh. */}
+            <TrainingGlobal key={user?.id ?? user?.email} />
+          </Suspense>
+        </div>
       )}
       {/* At least a screen tall: the footer never sits on screen to jump as a page loads. */}
       <main id="main" tabIndex={-1} className="min-h-dvh flex-1 focus:outline-none">

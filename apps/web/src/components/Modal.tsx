@@ -10,9 +10,10 @@ function CloseIcon() {
 
 /**
  * Focus goes back to what opened the dialog; when that control is gone or now disabled (a
- * purchase that disabled its button), to the page's heading rather than to <body>.
+ * purchase that disabled its button), to `fallback` when given (the list a deleted item was in),
+ * else to the page's heading, rather than to <body>.
  */
-export function returnFocus(opener: HTMLElement | null): void {
+export function returnFocus(opener: HTMLElement | null, fallback?: () => HTMLElement | null): void {
   // The dialog's own close may restore focus first; wait for it, then correct it if needed.
   queueMicrotask(() => {
     const usable =
@@ -22,7 +23,9 @@ export function returnFocus(opener: HTMLElement | null): void {
       return;
     }
     const heading =
-      document.querySelector<HTMLElement>('#main h1') ?? document.getElementById('main');
+      fallback?.() ??
+      document.querySelector<HTMLElement>('#main h1') ??
+      document.getElementById('main');
     if (!heading) return;
     if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
     heading.focus();
@@ -37,6 +40,7 @@ export function Modal({
   title,
   children,
   wide = false,
+  returnFocusTo,
 }: {
   open: boolean;
   onClose: () => void;
@@ -44,6 +48,8 @@ export function Modal({
   title: string;
   children: ReactNode;
   wide?: boolean;
+  /** Where focus goes on closing when the control that opened the dialog is gone. */
+  returnFocusTo?: () => HTMLElement | null;
 }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   // What had focus when the dialog opened; undefined while it is closed.
@@ -66,10 +72,10 @@ export function Modal({
         if (typeof dialog.close === 'function') dialog.close();
         else dialog.removeAttribute('open');
       }
-      returnFocus(openerRef.current);
+      returnFocus(openerRef.current, returnFocusTo);
       openerRef.current = undefined;
     }
-  }, [open]);
+  }, [open, returnFocusTo]);
 
   return (
     <dialog

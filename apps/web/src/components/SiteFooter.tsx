@@ -65,6 +65,9 @@ export function SiteFooter() {
           <Link className="hover:text-stone-950" to="/dashboard">
             Dashboard
           </Link>
+          <Link className="hover:text-stone-950" to="/privacy">
+            Privacy
+          </Link>
         </nav>
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-stone-600 sm:col-span-2">
           <span>© {new Date().getFullYear()} Studioshot</span>

@@ -24,9 +24,55 @@ export function SiteHeader() {
             Pricing
           </NavLink>
           {signedIn ? (
-            <NavLink to="/dashboard" className={navLinkClass}>
-              Dashboard
-            </NavLink>
+            <>
+              <NavLink to="/dashboard" className={navLinkClass}>
+                Dashboard
+              </NavLink>
+              {/* Payments and receipts: on phones just its icon, named for screen readers. */}
+              <NavLink
+                to="/billing"
+                aria-label="Billing"
+                title="Billing and receipts"
+                className={(state) => `${navLinkClass(state)} inline-flex items-center gap-1.5`}
+              >
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className="size-5 sm:size-4"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
+                  <path d="M6 3h12v18l-3-2-3 2-3-2-3 2V3Z" />
+                  <path d="M9 8h6M9 12h6" />
+                </svg>
+                <span className="hidden sm:inline">Billing</span>
+              </NavLink>
+              {/* The account menu: on phones just its icon, named for screen readers. */}
+              <NavLink
+                to="/settings"
+                aria-label="Account settings"
+                title="Account settings"
+                className={(state) => `${navLinkClass(state)} inline-flex items-center gap-1.5`}
+              >
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  className="size-5 sm:size-4"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
+                  <circle cx="12" cy="8" r="4" />
+                  <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
+                </svg>
+                <span className="hidden sm:inline">Account</span>
+              </NavLink>
+            </>
           ) : (
             <>
               <NavLink to="/auth" className={navLinkClass}>

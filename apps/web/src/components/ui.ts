@@ -1,5 +1,5 @@
 /** Shared class names, so every button and field looks and focuses the same way. */
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost';
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 const BASE =
   'inline-flex items-center justify-center gap-2 rounded-full font-medium transition-colors disabled:cursor-not-allowed disabled:opacity-60';
@@ -9,6 +9,8 @@ const VARIANTS: Record<ButtonVariant, string> = {
   secondary:
     'border border-stone-300 bg-white text-stone-900 shadow-sm hover:border-stone-400 hover:bg-stone-50',
   ghost: 'text-stone-700 hover:bg-stone-900/5 hover:text-stone-950',
+  /** What cannot be undone (deleting the account). */
+  danger: 'bg-red-700 text-white shadow-sm hover:bg-red-800 active:bg-red-900',
 };
 
 const SIZES = {

@@ -18,6 +18,7 @@ export function queueTask(overrides: Partial<QueueTask> = {}): QueueTask {
     started_at: '2026-11-23T10:00:05.000Z',
     completed_at: null,
     position: null,
+    estimated_completion: null,
     ...overrides,
   };
 }

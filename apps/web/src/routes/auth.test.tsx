@@ -1,6 +1,9 @@
 import { MESSAGES } from '@studioshot/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { publicEstimateAnswer } from '../features/queue/testing';
+import { publicEstimateKey } from '../features/queue/public-estimate';
+import { queryClient } from '../lib/query-client';
 import { STORAGE_KEYS } from '../lib/storage';
 import { authAnswer, renderApp, signIn, stubApi } from '../test/app-harness';
 
@@ -29,6 +32,37 @@ async function signInWith(email: string, password: string) {
 }
 
 describe('/auth', () => {
+  it('says how long results take now, from the public estimate, in both modes', async () => {
+    stubApi(
+      publicEstimateAnswer({
+        training: { median: 20 * 60, wait: 40 * 60 },
+        generation: { median: 180 },
+      }),
+    );
+    renderApp('/auth');
+    expect(await screen.findByText('Results in about 1 hour')).toBeTruthy();
+    await openSignUp();
+    expect(screen.getByText('Results in about 1 hour')).toBeTruthy();
+  });
+
+  it('promises no time while no worker is connected', async () => {
+    const fetchMock = stubApi(
+      publicEstimateAnswer({ training: { median: 14, wait: null }, generation: { median: 2 } }),
+    );
+    renderApp('/auth');
+    await screen.findByLabelText('Email');
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/estimate/public'))).toBe(
+        true,
+      ),
+    );
+    // The answer has been read once the query settles.
+    await waitFor(() =>
+      expect(queryClient.getQueryState(publicEstimateKey)?.status).toBe('success'),
+    );
+    expect(screen.queryByText(/^Results in/)).toBeNull();
+  });
+
   it('shows the spec validation messages when creating an account', async () => {
     const fetchMock = stubApi({});
     renderApp('/auth');

@@ -6,6 +6,7 @@ import { SignInForm, SignUpForm } from '../features/auth/AuthForms';
 import { ResetPasswordDialog, type ResetStart } from '../features/auth/ResetPasswordDialog';
 import { postLoginTarget, postSignupTarget, safeRedirect } from '../features/auth/redirects';
 import { clearAuthRedirect, getAuthRedirect, useSession } from '../features/auth/session-store';
+import { usePublicResultsEstimate } from '../features/queue/use-public-estimate';
 import { cardClass } from '../components/ui';
 import { toast } from '../lib/toast';
 
@@ -21,6 +22,7 @@ const COPY: Record<Mode, { title: string; lead: string }> = {
 
 export function Component() {
   const { status } = useSession();
+  const results = usePublicResultsEstimate();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const urlRedirect = params.get('redirect');
@@ -120,6 +122,10 @@ export function Component() {
           >
             {mode === 'signin' ? 'Create one' : 'Sign in'}
           </button>
+        </p>
+        {/* The line's height is kept while the estimate loads, so the card does not grow. */}
+        <p className="mt-3 min-h-5 text-center text-sm text-stone-600">
+          {results && `Results in ${results.phrase}`}
         </p>
       </section>
       <ResetPasswordDialog

@@ -4,8 +4,9 @@ import { useLocation, useNavigate } from 'react-router';
 import { Spinner } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
 import { useSession } from '../features/auth/session-store';
-import { CardForm } from '../features/payments/CardForm';
+import { CheckoutForm } from '../features/payments/CheckoutForm';
 import {
+  CREDIT_LIST_PRICE_CENTS,
   CREDIT_PACKAGES,
   formatDollars,
   pricePerCredit,
@@ -20,7 +21,6 @@ import {
 import { ArrowLeftIcon, CheckIcon } from '../features/payments/icons';
 import { Modal } from '../components/Modal';
 import {
-  chargeCard,
   confirmCreditPackage,
   createCreditPackage,
   fetchPricing,
@@ -32,10 +32,19 @@ import { queryClient } from '../lib/query-client';
 import { appStorage, STORAGE_KEYS } from '../lib/storage';
 import { toast } from '../lib/toast';
 
+/** The most a package saves per credit against the smallest one, in whole percent (rounded down). */
+const MOST_SAVED_PERCENT = Math.floor(
+  Math.max(
+    ...CREDIT_PACKAGES.map(
+      (pack) => (1 - pack.price_cents / pack.credits / CREDIT_LIST_PRICE_CENTS) * 100,
+    ),
+  ),
+);
+
 const REASONS = [
   {
     title: 'Pay less per headshot',
-    body: 'Larger packages cost less per credit: save up to 42% compared with buying small.',
+    body: `Larger packages cost less per credit: save up to ${MOST_SAVED_PERCENT}% compared with buying small.`,
   },
   {
     title: 'Credits never expire',
@@ -74,6 +83,8 @@ interface Checkout {
   pack: CreditPackage;
   intent: PaymentIntentResponse;
   testMode: boolean;
+  /** Stripe mode's public key for the card form. */
+  publishableKey?: string;
 }
 
 function PackageCard({
@@ -183,7 +194,12 @@ export function Component() {
         unconfirmed.current.get(pack.id) ?? createCreditPackage(pack.id),
         queryClient.ensureQueryData({ queryKey: PRICING_QUERY_KEY, queryFn: fetchPricing }),
       ]);
-      setCheckout({ pack, intent, testMode: catalogue.test_mode });
+      setCheckout({
+        pack,
+        intent,
+        testMode: catalogue.test_mode,
+        publishableKey: catalogue.stripe_publishable_key,
+      });
     } catch (error) {
       // An ended session is already on its way to /auth.
       if (!isSessionExpired(error)) failed();
@@ -328,10 +344,15 @@ export function Component() {
                 {formatDollars(checkout.intent.amount)}
               </span>
             </div>
-            <CardForm
+            <CheckoutForm
+              intent={checkout.intent}
               amountCents={checkout.intent.amount}
-              testMode={checkout.testMode}
-              charge={(card) => chargeCard(checkout.intent, card, checkout.testMode)}
+              pricing={{
+                test_mode: checkout.testMode,
+                stripe_publishable_key: checkout.publishableKey,
+              }}
+              // A bank's own 3-D Secure page returns to the payment page, which resumes this intent.
+              returnUrl={`${window.location.origin}/payment?type=credits&pack=${encodeURIComponent(checkout.pack.id)}`}
               onSuccess={() => confirmPurchase(checkout)}
             />
           </>

@@ -129,7 +129,9 @@ describe('dashboard subscription manager', () => {
     const panel = await subscription();
     expect(await within(panel).findByText('Professional')).toBeTruthy();
     expect(within(panel).getByText('$19.99/month')).toBeTruthy();
-    expect(within(panel).getByText('Next billing date')).toBeTruthy();
+    expect(within(panel).getByText('Next charge')).toBeTruthy();
+    expect(within(panel).getByText('$19.99 on December 22, 2026')).toBeTruthy();
+    expect(within(panel).getByText('8 credits and trainings renew')).toBeTruthy();
     expect(within(panel).getByText('December 22, 2026')).toBeTruthy();
     expect(within(panel).getByText('5 models')).toBeTruthy();
 
@@ -207,6 +209,14 @@ describe('dashboard credits and training', () => {
     const before = profileCalls();
     await vi.advanceTimersByTimeAsync(10_000);
     await waitFor(() => expect(profileCalls()).toBeGreaterThan(before));
+  });
+
+  it("the training allowance card says when this period's trainings renew", async () => {
+    dashboard(
+      { plan_type: 'professional', training_limit: 5, models_trained: 2, credits_balance: 10 },
+      { 'GET /api/v1/payments/subscription': () => [200, subscriptionAnswer()] },
+    );
+    expect(await screen.findByText('3 slots remaining · resets December 22, 2026')).toBeTruthy();
   });
 
   it('a low balance can be dismissed', async () => {

@@ -1,3 +1,4 @@
+import type { ModelDeletion } from '@studioshot/contracts/deletion';
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -5,13 +6,13 @@ import { Spinner } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
 import { signOut } from '../features/auth/session-actions';
 import { useSession } from '../features/auth/session-store';
-import { planLabel } from '../features/payments/catalogue';
+import { formatDate, planLabel } from '../features/payments/catalogue';
 import {
   generateEligibility,
   NEED_UPGRADE_STATE,
   trainingEligibility,
 } from '../features/payments/eligibility';
-import { PROFILE_QUERY_KEY, useProfile } from '../features/payments/hooks';
+import { PROFILE_QUERY_KEY, useProfile, useSubscription } from '../features/payments/hooks';
 import { LowCreditBanner } from '../features/payments/LowCreditBanner';
 import { SubscriptionManager } from '../features/payments/SubscriptionManager';
 import { durationPhrase } from '../features/queue/durations';
@@ -23,14 +24,18 @@ import {
   useUserModels,
 } from '../features/training/hooks';
 import { AlertIcon, CheckCircleIcon, SparkIcon } from '../components/icons';
+import { DeleteModelDialog } from '../features/training/DeleteModelDialog';
+import { forgetModel } from '../features/training/model-deletion';
 import { TrainedModels } from '../features/training/TrainedModels';
 import { USER_MODELS_KEY } from '../features/training/training-cache';
 import {
   dashboardBanner,
   mergeModels,
   type DashboardBanner,
+  type ModelRow,
 } from '../features/training/training-logic';
 import { errorMessage } from '../lib/api-client';
+import { toast } from '../lib/toast';
 import { welcomeName } from '../lib/display-name';
 import { queryClient } from '../lib/query-client';
 
@@ -115,9 +120,15 @@ export function Component() {
   const { user } = useSession();
   const navigate = useNavigate();
   const profile = useProfile({ refetchInterval: DASHBOARD_REFRESH_MS });
+  // The plan's trainings count per period: when they start again.
+  const resetsAt = useSubscription().data?.allowance_resets_at;
   const models = useUserModels({ refetchInterval: DASHBOARD_REFRESH_MS });
   const jobs = useTrainingJobs();
   const [bannerDismissed, setBannerDismissed] = useState(false);
+  // The model whose Delete was pressed (the dialog asks first), and those being deleted.
+  const [confirmingDelete, setConfirmingDelete] = useState<ModelRow | null>(null);
+  const [deleting, setDeleting] = useState<ReadonlySet<string>>(() => new Set());
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(() => new Set());
   const tooltipId = useId();
 
   // A training just finished: models_trained and the model list change on the server.
@@ -149,7 +160,10 @@ export function Component() {
   const atLimit = training.kind === 'limit';
   const limitTooltip = `Plan limit reached (${modelsMax(limit)}). Upgrade your plan to train more.`;
 
-  const rows = mergeModels(models.data ?? [], jobs.data ?? []);
+  // A deleted model stays out even if a read started before its deletion still lists it.
+  const rows = mergeModels(models.data ?? [], jobs.data ?? []).filter(
+    (row) => !deleted.has(row.id),
+  );
   const modelsExist = rows.length > 0 || trained > 0;
   const firstReady = rows.find((row) => row.status === 'completed');
 
@@ -173,6 +187,20 @@ export function Component() {
     });
   };
 
+  const modelDeleted = (row: ModelRow, answer: ModelDeletion) => {
+    setConfirmingDelete(null);
+    if (answer.status === 'deleted') {
+      setDeleted((ids) => new Set(ids).add(row.id));
+      forgetModel(row.id);
+    } else {
+      // Its training is still stopping on its worker: the row says so until it is gone.
+      setDeleting((ids) => new Set(ids).add(row.id));
+    }
+    toast.success(answer.message);
+    void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
+    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+  };
+
   const errors = [
     profile.isError && !profile.data ? MESSAGES.profileLoadFailed : null,
     models.isError && !models.data ? errorMessage(models.error, MODELS_LOAD_FAILED) : null,
@@ -187,10 +215,11 @@ export function Component() {
         {
           label: 'Models Trained / Limit',
           value: `${trained} / ${limit}`,
-          note:
+          note: `${
             limit > 0 && trained >= limit
               ? 'Limit reached'
-              : `${Math.max(0, limit - trained)} ${limit - trained === 1 ? 'slot' : 'slots'} remaining`,
+              : `${Math.max(0, limit - trained)} ${limit - trained === 1 ? 'slot' : 'slots'} remaining`
+          }${resetsAt ? ` · resets ${formatDate(resetsAt)}` : ''}`,
         },
         { label: 'Credits Available', value: String(credits) },
         { label: 'Current Plan', value: planLabel(account.plan_type) },
@@ -237,6 +266,9 @@ export function Component() {
                 )}
               </div>
             ) : null)}
+          <Link to="/settings" className={buttonClass('ghost')}>
+            Settings
+          </Link>
           <button type="button" onClick={() => void logout()} className={buttonClass('secondary')}>
             Logout
           </button>
@@ -303,6 +335,8 @@ export function Component() {
           hasCredits={hasCredits}
           onGenerate={generate}
           onTrainFirst={train}
+          onDelete={setConfirmingDelete}
+          deleting={deleting}
           trainAction={
             atLimit && rows.length > 0 ? (
               <span title={limitTooltip} className="inline-flex">
@@ -363,9 +397,19 @@ export function Component() {
             <Link to="/credits" className={`${buttonClass('ghost')} w-full`}>
               Buy Credits
             </Link>
+            <Link to="/billing" className={`${buttonClass('ghost')} w-full`}>
+              Billing and Receipts
+            </Link>
           </div>
         </section>
       </div>
+
+      <DeleteModelDialog
+        model={confirmingDelete}
+        onClose={() => setConfirmingDelete(null)}
+        onDeleted={modelDeleted}
+        returnFocusTo={focusModelsHeading}
+      />
 
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
         <SubscriptionManager />
@@ -373,6 +417,11 @@ export function Component() {
       </div>
     </section>
   );
+}
+
+/** After a model is deleted, focus lands on the list it was in. */
+function focusModelsHeading(): HTMLElement | null {
+  return document.getElementById('models-heading');
 }
 
 /** Whether the account has done anything credits are for: trained, generated or bought. */

@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { waitEstimateAnswers } from '../features/queue/testing';
+import { publicEstimateAnswer } from '../features/queue/testing';
+import { publicEstimateKey } from '../features/queue/public-estimate';
+import { queryClient } from '../lib/query-client';
 import { STORAGE_KEYS } from '../lib/storage';
 import { renderApp, signIn, stubApi } from '../test/app-harness';
 
@@ -24,8 +26,9 @@ describe('landing', () => {
     expect(within(nav).queryByRole('link', { name: 'Dashboard' })).toBeNull();
     expect(screen.getByText("v0.3.0 'CI/CD Automation'")).toBeTruthy();
     expect(await screen.findByText('git-0123456')).toBeTruthy();
+    // The sections below the fold come after the first paint.
     for (const style of ['Executive', 'Creative', 'Business']) {
-      expect(screen.getByRole('heading', { name: style })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: style })).toBeTruthy();
     }
   });
 
@@ -145,43 +148,89 @@ describe('landing', () => {
     expect(within(nav).queryByRole('link', { name: 'Sign In' })).toBeNull();
   });
 
-  describe('the time to results: what the queue and the engine give, else no promise', () => {
+  describe('the time to results: the public estimate, in the spec’s words where true', () => {
     const claim = () =>
       screen.getByRole('region', { name: 'At a glance' }).querySelectorAll('dd')[1]?.textContent;
+    const estimateCalls = (fetchMock: ReturnType<typeof stubApi>) =>
+      fetchMock.mock.calls.filter(([url]) => String(url).includes('/queue/'));
 
-    it('signed out: the queue cannot be asked, so no duration is claimed', async () => {
-      const fetchMock = stubApi({});
-      renderApp('/');
-      await screen.findByRole('button', { name: 'Start Creating' });
-      expect(document.body.textContent).not.toMatch(/minute/);
-      expect(claim()).toBe('1 credit');
-      expect(screen.getByRole('heading', { name: 'No studio booking' })).toBeTruthy();
-      expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/queue/'))).toBe(false);
-    });
-
-    it('signed in, a fast queue: the spec’s "under 10 minutes"', async () => {
-      signIn();
-      stubApi(
-        waitEstimateAnswers({ training: { median: 14, wait: 0 }, generation: { median: 2 } }),
+    it('signed out, a fast queue: the spec’s "under 10 minutes", asked without a token', async () => {
+      const fetchMock = stubApi(
+        publicEstimateAnswer({ training: { median: 14 }, generation: { median: 2 } }),
       );
       renderApp('/');
+      // First paint: the claim that needs no estimate.
+      await screen.findByRole('button', { name: 'Start Creating' });
+      expect(claim()).toBe('1 credit');
       expect(
         await screen.findByRole('heading', { name: 'Results in under 10 minutes' }),
       ).toBeTruthy();
       expect(claim()).toBe('< 10 min');
+      const calls = estimateCalls(fetchMock);
+      expect(calls.map(([url]) => String(url))).toEqual(['/api/v1/queue/estimate/public']);
+      expect(new Headers(calls[0]![1]?.headers).has('Authorization')).toBe(false);
     });
 
-    it('signed in, a long queue: the figure instead', async () => {
-      signIn();
+    it('nothing measured yet: the spec’s words, not an invented figure', async () => {
+      stubApi(publicEstimateAnswer({ training: { median: null }, generation: { median: null } }));
+      renderApp('/');
+      expect(
+        await screen.findByRole('heading', { name: 'Results in under 10 minutes' }),
+      ).toBeTruthy();
+    });
+
+    it('a long queue: the figure instead', async () => {
       stubApi(
-        waitEstimateAnswers({
-          training: { median: 20 * 60, wait: 40 * 60, ahead: 2 },
+        publicEstimateAnswer({
+          training: { median: 20 * 60, wait: 40 * 60 },
           generation: { median: 3 * 60 },
         }),
       );
       renderApp('/');
       expect(await screen.findByRole('heading', { name: 'Results in about 1 hour' })).toBeTruthy();
       expect(claim()).toBe('~1 h 3 min');
+    });
+
+    it.each([
+      [
+        'no worker is connected',
+        publicEstimateAnswer({ training: { median: 14, wait: null }, generation: { median: 2 } }),
+      ],
+      [
+        'the estimate fails',
+        {
+          'GET /api/v1/queue/estimate/public': (): [number, unknown] => [
+            503,
+            { detail: 'Down', code: 'service_unavailable' },
+          ],
+        },
+      ],
+    ])('%s: no duration is claimed', async (_, handlers) => {
+      const fetchMock = stubApi(handlers);
+      renderApp('/');
+      await screen.findByRole('button', { name: 'Start Creating' });
+      await waitFor(() => expect(estimateCalls(fetchMock)).toHaveLength(1));
+      // The answer has been read once the query settles; nothing changed.
+      await waitFor(() =>
+        expect(queryClient.getQueryState(publicEstimateKey)?.status).not.toBe('pending'),
+      );
+      expect(document.body.textContent).not.toMatch(/minute/);
+      expect(claim()).toBe('1 credit');
+      expect(screen.getByRole('heading', { name: 'No studio booking' })).toBeTruthy();
+    });
+
+    it('signed in: the same public estimate', async () => {
+      signIn();
+      const fetchMock = stubApi(
+        publicEstimateAnswer({ training: { median: 14 }, generation: { median: 2 } }),
+      );
+      renderApp('/');
+      expect(
+        await screen.findByRole('heading', { name: 'Results in under 10 minutes' }),
+      ).toBeTruthy();
+      expect(estimateCalls(fetchMock).map(([url]) => String(url))).toEqual([
+        '/api/v1/queue/estimate/public',
+      ]);
     });
   });
 });

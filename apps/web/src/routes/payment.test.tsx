@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fillCard, intentAnswer, pricingAnswer } from '../features/payments/testing';
 import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
@@ -7,6 +7,25 @@ beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
 
 type Handlers = Parameters<typeof stubApi>[0];
+
+/** Starter to Premium half way through a month: (3999 - 999) / 2 charged, 999 / 2 credited. */
+const PRORATION = {
+  from_plan: 'starter',
+  to_plan: 'premium',
+  billing_cycle: 'monthly',
+  period_start: '2026-11-16T12:00:00.000Z',
+  period_end: '2026-12-16T12:00:00.000Z',
+  priced_at: '2026-12-01T12:00:00.000Z',
+  remaining_days: 15,
+  from_price_cents: 999,
+  to_price_cents: 3999,
+  credited_cents: 500,
+  new_plan_cents: 2000,
+  prorated_cents: 1500,
+  charged_cents: 1500,
+  minimum_applied: false,
+  credits: 6,
+};
 const PAID = () =>
   [200, { payment_intent_id: 'pi_test_1', status: 'succeeded' }] as [number, unknown];
 
@@ -51,6 +70,12 @@ describe('/payment parameters', () => {
     [
       '/payment?type=credits&pack=credits_10',
       'Purchase Credits',
+      'This credit pack is coming soon and cannot be bought yet. Our credit packages are on sale now on the Credits page.',
+      '/pricing',
+    ],
+    [
+      '/payment?type=credits&pack=gold',
+      'Purchase Credits',
       'Invalid credit pack selected',
       '/pricing',
     ],
@@ -75,6 +100,28 @@ describe('/payment parameters', () => {
     const links = screen.getAllByRole('link', { name: /^Back to / });
     expect(links.every((link) => link.getAttribute('href') === back)).toBe(true);
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/create-'))).toBe(false);
+  });
+
+  it('a refused credit pack recovers to /credits, an upgrade without a target to /pricing', async () => {
+    signIn();
+    api({});
+    renderApp('/payment?type=credits&pack=credits_10');
+    const credits = await screen.findByRole('link', { name: 'Choose a credit package' });
+    expect(credits.getAttribute('href')).toBe('/credits');
+    cleanup();
+    renderApp('/payment?type=upgrade&from=starter');
+    const plans = await screen.findByRole('link', { name: 'Choose a plan' });
+    expect(plans.getAttribute('href')).toBe('/pricing');
+  });
+
+  it("a price in the address that is not the catalogue's: the catalogue's is shown and charged", async () => {
+    signIn();
+    api({ 'POST /api/v1/payments/create-training-purchase': () => [200, intentAnswer(4500)] });
+    renderApp('/payment?type=training&quantity=3&price=30');
+    expect(
+      await screen.findByText('This link says $30.00; the current price is $45.00.'),
+    ).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Pay $45.00' })).toBeTruthy();
   });
 
   it('sends visitors without a session to /auth', async () => {
@@ -198,12 +245,15 @@ describe('/payment checkout', () => {
         planId: 'premium',
         type: 'subscription',
         planName: 'Premium',
-        price: 9900,
+        price: 3999,
         credits: 16,
       }),
     );
     const { sent } = api({
-      'POST /api/v1/payments/create-upgrade': () => [200, intentAnswer(9900)],
+      'POST /api/v1/payments/create-upgrade': () => [
+        200,
+        { ...intentAnswer(1500), proration: PRORATION },
+      ],
       'POST /api/v1/payments/confirm-plan-subscription': () => [
         200,
         {
@@ -221,7 +271,22 @@ describe('/payment checkout', () => {
       current_plan: 'starter',
       upgrade_immediately: true,
     });
-    await pay('$99.00');
+    // The proration: what the unused Starter time is worth, and what the rest of Premium costs.
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(within(summary).getByText('Premium for the rest of this period (15 days)')).toBeTruthy();
+    expect(within(summary).getByText('$20.00', { selector: 'dd' })).toBeTruthy();
+    expect(within(summary).getByText('Credit for unused Starter time')).toBeTruthy();
+    expect(within(summary).getByText('−$5.00')).toBeTruthy();
+    expect(
+      within(summary).getByText('6 extra credits now, for the rest of this month'),
+    ).toBeTruthy();
+    expect(within(summary).getByText('Your billing date stays December 16, 2026')).toBeTruthy();
+    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe('$15.00');
+    // The address now names the intent: a reload resumes it.
+    expect(router.state.location.search).toBe(
+      '?type=upgrade&from=starter&payment_intent=pi_test_1',
+    );
+    await pay('$15.00');
     expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
@@ -329,5 +394,118 @@ describe('/payment checkout', () => {
     renderApp('/payment?type=training&quantity=1&price=25');
     expect(await screen.findByText('Failed to create training purchase payment')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+  });
+
+  it('shows Failed to create payment intent when the intent cannot be made', async () => {
+    signIn();
+    api({
+      'POST /api/v1/payments/create-credit-payment': () => [
+        503,
+        { detail: 'Failed to create credit payment', code: 'service_unavailable' },
+      ],
+    });
+    renderApp('/payment?type=credits&pack=starter_pack');
+    expect(await screen.findByText('Failed to create payment intent')).toBeTruthy();
+    expect(screen.getByText('Failed to create credit payment')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Choose a credit package' })).toBeTruthy();
+  });
+});
+
+describe('/payment?payment_intent= resumes the created intent', () => {
+  const details = (overrides: Record<string, unknown> = {}) => ({
+    ...intentAnswer(2499, 'pi_resumed'),
+    proration: null,
+    status: 'requires_payment',
+    kind: 'credits',
+    item_id: 'professional_pack',
+    from_plan: null,
+    ...overrides,
+  });
+
+  it('pays the intent it names: nothing new is created', async () => {
+    signIn();
+    const { sent, fetchMock } = api({
+      'GET /api/v1/payments/intents/pi_resumed': () => [200, details()],
+      'POST /api/v1/payments/test/confirm-card': PAID,
+      'POST /api/v1/payments/confirm-payment': () => [
+        200,
+        {
+          message: 'Payment confirmed',
+          kind: 'credits',
+          credits_awarded: 60,
+          new_credits_balance: 60,
+          plan_type: 'free',
+          training_limit: 0,
+        },
+      ],
+    });
+    renderApp('/payment?type=credits&pack=professional_pack&payment_intent=pi_resumed');
+    expect(await screen.findByText('Professional Pack')).toBeTruthy();
+    await pay('$24.99');
+    expect(await screen.findByText('60 credits have been added to your account.')).toBeTruthy();
+    expect(sent['POST /api/v1/payments/test/confirm-card']).toMatchObject({
+      payment_intent_id: 'pi_resumed',
+    });
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/create-'))).toBe(false);
+  });
+
+  it('an intent already paid (a reload, a bank sending the buyer back) is confirmed', async () => {
+    signIn();
+    const { sent } = api({
+      'GET /api/v1/payments/intents/pi_resumed': () => [200, details({ status: 'succeeded' })],
+      'POST /api/v1/payments/confirm-payment': () => [
+        200,
+        {
+          message: 'Payment confirmed',
+          kind: 'credits',
+          credits_awarded: 60,
+          new_credits_balance: 60,
+          plan_type: 'free',
+          training_limit: 0,
+        },
+      ],
+    });
+    // Stripe's return address: no type, the intent and its status only.
+    renderApp('/payment?payment_intent=pi_resumed&redirect_status=succeeded');
+    expect(await screen.findByText('60 credits have been added to your account.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Purchase Credits' })).toBeTruthy();
+    expect(sent['POST /api/v1/payments/confirm-payment']).toEqual({
+      payment_intent_id: 'pi_resumed',
+    });
+  });
+
+  it('says Failed to get payment intent when it cannot be read, and offers a fresh start', async () => {
+    signIn();
+    api({
+      'GET /api/v1/payments/intents/pi_gone': () => [
+        404,
+        { detail: 'Payment not found', code: 'payment_not_found' },
+      ],
+    });
+    renderApp('/payment?type=credits&pack=starter_pack&payment_intent=pi_gone');
+    expect(await screen.findByText('Failed to get payment intent')).toBeTruthy();
+    expect(screen.getByText('Payment not found')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Start Again' }).getAttribute('href')).toBe(
+      '/payment?type=credits&pack=starter_pack',
+    );
+  });
+
+  it('refuses an intent for another purchase than the address names, and a refunded one', async () => {
+    signIn();
+    api({
+      'GET /api/v1/payments/intents/pi_resumed': () => [200, details()],
+      'GET /api/v1/payments/intents/pi_refunded': () => [200, details({ status: 'refunded' })],
+    });
+    renderApp('/payment?type=upgrade&from=starter&payment_intent=pi_resumed');
+    expect(
+      await screen.findByText(
+        'This payment is for a different purchase. Start this purchase again.',
+      ),
+    ).toBeTruthy();
+    cleanup();
+    renderApp('/payment?type=credits&payment_intent=pi_refunded');
+    expect(
+      await screen.findByText('This payment can no longer be paid. Start the purchase again.'),
+    ).toBeTruthy();
   });
 });

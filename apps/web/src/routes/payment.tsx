@@ -1,151 +1,48 @@
 import { MESSAGES } from '@studioshot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { PageState } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
 import { useSession } from '../features/auth/session-store';
-import { CardForm } from '../features/payments/CardForm';
-import {
-  formatDollars,
-  findUpgradeOffer,
-  planLabel,
-  pricePerCredit,
-} from '../features/payments/catalogue';
+import { fetchPaymentIntent, type PaymentIntentDetails } from '../features/payments/billing-api';
+import { CheckoutForm } from '../features/payments/CheckoutForm';
 import {
   completeOrder,
   createFailureMessage,
   createIntentFor,
+  type CheckoutIntent,
   type PaymentSuccess,
 } from '../features/payments/checkout';
 import { readSelectedPlan } from '../features/payments/client-storage';
 import { usePricing } from '../features/payments/hooks';
-import { ArrowLeftIcon, CheckIcon, SuccessIcon } from '../features/payments/icons';
+import { ArrowLeftIcon, SuccessIcon } from '../features/payments/icons';
+import { OrderSummary } from '../features/payments/OrderSummary';
 import {
+  orderFromIntent,
   orderKey,
   parsePaymentParams,
   paymentBackTarget,
   paymentHeading,
+  paymentRecovery,
   type PaymentOrder,
+  type Recovery,
 } from '../features/payments/payment-params';
-import { chargeCard, type PaymentIntentResponse } from '../features/payments/payments-api';
 import { errorMessage } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
 import { appStorage, STORAGE_KEYS } from '../lib/storage';
 
 const INTENT_QUERY_KEY = 'payment-intent';
+const RESUMED_INTENT_QUERY_KEY = 'payment-intent-resumed';
+
+/** What Stripe adds to the address when a bank's 3-D Secure page sends the buyer back. */
+const RETURN_PARAMS = ['payment_intent', 'payment_intent_client_secret', 'redirect_status'];
 
 const BACK_LABELS: Record<string, string> = {
   '/pricing': 'Back to pricing',
   '/generate': 'Back to generate',
   '/dashboard': 'Back to dashboard',
 };
-
-interface Summary {
-  title: string;
-  lines: string[];
-  badge?: string | null;
-  /** Shown after the total, e.g. '/month'. */
-  per?: string;
-}
-
-function summaryOf(order: PaymentOrder): Summary {
-  switch (order.kind) {
-    case 'training-plan':
-      return {
-        title: `${order.plan.name} plan`,
-        lines: [
-          'Monthly subscription, cancel any time',
-          `${order.plan.training_limit} personal AI ${order.plan.training_limit === 1 ? 'model' : 'models'}`,
-          `${order.plan.credits} headshot credits every month`,
-        ],
-        per: '/month',
-      };
-    case 'training-slot':
-      return {
-        title: 'Extra model training',
-        lines: ['1 additional model training', 'Train a new personal AI model from your photos'],
-      };
-    case 'training-pack':
-      return {
-        title: order.pack.quantity === 1 ? 'Extra model training' : 'Training pack',
-        lines: [
-          `${order.pack.quantity} additional model ${order.pack.quantity === 1 ? 'training' : 'trainings'}`,
-          'Train new personal AI models from your photos',
-        ],
-        badge: order.pack.savings,
-      };
-    case 'upgrade': {
-      const offer = findUpgradeOffer(order.plan.id);
-      return {
-        title: `Upgrade to ${order.plan.name}`,
-        lines: [
-          `From your ${planLabel(order.from)} plan`,
-          offer
-            ? `${offer.trainings} extra trainings and ${offer.credits} credits included`
-            : `${order.plan.training_limit} personal AI models`,
-          'Takes effect immediately',
-        ],
-        per: '/month',
-      };
-    }
-    case 'credits':
-      return {
-        title: order.pack.name,
-        lines: [
-          `${order.pack.credits} headshot credits`,
-          `$${pricePerCredit(order.pack)} per credit`,
-          'Credits never expire',
-        ],
-        badge: order.pack.savings,
-      };
-    case 'generation':
-      return {
-        title: 'Professional headshots',
-        lines: ['4 AI headshots at 1024x1024', `Style: ${order.style}`, `Prompt: ${order.prompt}`],
-      };
-  }
-}
-
-function OrderSummary({ order, amount }: { order: PaymentOrder; amount: number }) {
-  const summary = summaryOf(order);
-  return (
-    <section aria-labelledby="summary-heading" className={`${cardClass} p-6 sm:p-8`}>
-      <h2
-        id="summary-heading"
-        className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase"
-      >
-        Order summary
-      </h2>
-      <div className="mt-4 flex flex-wrap items-center gap-2">
-        <p className="font-display text-2xl font-semibold text-stone-950">{summary.title}</p>
-        {summary.badge && (
-          <span className="rounded-full bg-accent-100 px-2.5 py-0.5 text-xs font-semibold text-accent-800">
-            {summary.badge}
-          </span>
-        )}
-      </div>
-      <ul className="mt-4 space-y-2 text-sm text-stone-700">
-        {summary.lines.map((line) => (
-          <li key={line} className="flex gap-2 break-words">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
-            <span className="min-w-0">{line}</span>
-          </li>
-        ))}
-      </ul>
-      <div className="mt-6 flex items-baseline justify-between border-t border-stone-200 pt-4">
-        <span className="font-medium text-stone-900">Total due today</span>
-        <span className="font-display text-3xl font-semibold text-stone-950">
-          {formatDollars(amount)}
-          {summary.per && (
-            <span className="font-sans text-base font-normal text-stone-500">{summary.per}</span>
-          )}
-        </span>
-      </div>
-      <p className="mt-4 text-xs text-stone-500">30-day money-back guarantee. No hidden fees.</p>
-    </section>
-  );
-}
 
 function SuccessPanel({ success }: { success: PaymentSuccess }) {
   return (
@@ -166,37 +63,45 @@ function SuccessPanel({ success }: { success: PaymentSuccess }) {
   );
 }
 
-function Checkout({
+function Problem({
+  title = "We can't take this payment",
+  message,
+  children,
+}: {
+  title?: string;
+  message: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div role="alert" className={`${cardClass} mx-auto mt-8 max-w-lg p-8 text-center`}>
+      <p className="font-display text-xl font-semibold text-stone-950">{title}</p>
+      <p className="mt-2 text-red-800">{message}</p>
+      {children && <div className="mt-6 flex flex-wrap justify-center gap-3">{children}</div>}
+    </div>
+  );
+}
+
+function RecoveryLink({ recovery }: { recovery: Recovery }) {
+  return (
+    <Link to={recovery.to} className={buttonClass('primary')}>
+      {recovery.label}
+    </Link>
+  );
+}
+
+/** The order summary beside the card step, for a created or resumed intent. */
+function CheckoutBody({
   order,
-  onSuccess,
+  intent,
+  notice,
+  onPaid,
 }: {
   order: PaymentOrder;
-  onSuccess: (success: PaymentSuccess) => void;
+  intent: CheckoutIntent;
+  notice?: string;
+  onPaid: (success: PaymentSuccess) => void;
 }) {
   const pricing = usePricing();
-  const intent = useQuery({
-    queryKey: [INTENT_QUERY_KEY, orderKey(order)],
-    queryFn: () => createIntentFor(order),
-    // One visit, one intent: never re-created behind the user's back.
-    staleTime: Infinity,
-    retry: false,
-    refetchOnWindowFocus: false,
-    refetchOnReconnect: false,
-  });
-
-  if (intent.isError) {
-    return (
-      <Problem message={errorMessage(intent.error, createFailureMessage(order))}>
-        <button
-          type="button"
-          onClick={() => void intent.refetch()}
-          className={buttonClass('primary')}
-        >
-          Try Again
-        </button>
-      </Problem>
-    );
-  }
   if (pricing.isError) {
     return (
       <Problem message={MESSAGES.paymentInfoFailed}>
@@ -210,55 +115,196 @@ function Checkout({
       </Problem>
     );
   }
-  if (!intent.data || !pricing.data) {
-    return <PageState title="Loading payment information..." busy />;
-  }
+  if (!pricing.data) return <PageState title="Loading payment information..." busy />;
 
-  const paymentIntent: PaymentIntentResponse = intent.data;
-  const testMode = pricing.data.test_mode;
   const paid = async () => {
-    const success = await completeOrder(order, paymentIntent);
+    const success = await completeOrder(order, intent);
     queryClient.removeQueries({ queryKey: [INTENT_QUERY_KEY] });
-    onSuccess(success);
+    queryClient.removeQueries({ queryKey: [RESUMED_INTENT_QUERY_KEY] });
+    onPaid(success);
   };
 
   return (
-    <div className="mt-8 grid items-start gap-6 lg:grid-cols-[1fr_1.1fr]">
-      <OrderSummary order={order} amount={paymentIntent.amount} />
-      <section aria-labelledby="card-heading" className={`${cardClass} p-6 sm:p-8`}>
-        <h2 id="card-heading" className="mb-5 font-display text-xl font-semibold text-stone-950">
-          Payment details
-        </h2>
-        <CardForm
-          amountCents={paymentIntent.amount}
-          testMode={testMode}
-          charge={(card) => chargeCard(paymentIntent, card, testMode)}
-          onSuccess={paid}
-        />
-      </section>
-    </div>
+    <>
+      {notice && (
+        <p
+          role="note"
+          className="mt-6 rounded-xl border border-accent-200 bg-accent-50 px-4 py-3 text-sm text-stone-700"
+        >
+          {notice}
+        </p>
+      )}
+      <div className="mt-8 grid items-start gap-6 lg:grid-cols-[1fr_1.1fr]">
+        <OrderSummary order={order} amount={intent.amount} proration={intent.proration ?? null} />
+        <section aria-labelledby="card-heading" className={`${cardClass} p-6 sm:p-8`}>
+          <h2 id="card-heading" className="mb-5 font-display text-xl font-semibold text-stone-950">
+            Payment details
+          </h2>
+          <CheckoutForm
+            intent={intent}
+            amountCents={intent.amount}
+            pricing={pricing.data}
+            onSuccess={paid}
+          />
+        </section>
+      </div>
+    </>
   );
 }
 
-function Problem({ message, children }: { message: string; children?: ReactNode }) {
-  return (
-    <div role="alert" className={`${cardClass} mx-auto mt-8 max-w-lg p-8 text-center`}>
-      <p className="font-display text-xl font-semibold text-stone-950">
-        We can't take this payment
-      </p>
-      <p className="mt-2 text-red-800">{message}</p>
-      {children && <div className="mt-6 flex flex-wrap justify-center gap-3">{children}</div>}
-    </div>
+/** A new order: its intent is created once per visit, then the address names it. */
+function NewCheckout({
+  order,
+  notice,
+  recovery,
+  onCreated,
+  onPaid,
+}: {
+  order: PaymentOrder;
+  notice?: string;
+  /** Where to choose again when the intent cannot be created. */
+  recovery: Recovery;
+  onCreated: (paymentIntentId: string) => void;
+  onPaid: (success: PaymentSuccess) => void;
+}) {
+  const intent = useQuery({
+    queryKey: [INTENT_QUERY_KEY, orderKey(order)],
+    queryFn: () => createIntentFor(order),
+    // One visit, one intent: never re-created behind the user's back.
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+  const createdId = intent.data?.payment_intent_id;
+  useEffect(() => {
+    if (createdId) onCreated(createdId);
+  }, [createdId, onCreated]);
+
+  if (intent.isError) {
+    return (
+      <Problem
+        title={MESSAGES.paymentIntentFailed}
+        message={errorMessage(intent.error, createFailureMessage(order))}
+      >
+        <button
+          type="button"
+          onClick={() => void intent.refetch()}
+          className={buttonClass('primary')}
+        >
+          Try Again
+        </button>
+        <RecoveryLink recovery={recovery} />
+      </Problem>
+    );
+  }
+  if (!intent.data) return <PageState title="Loading payment information..." busy />;
+  return <CheckoutBody order={order} intent={intent.data} notice={notice} onPaid={onPaid} />;
+}
+
+/** An intent already paid (a reload after paying, a bank's return): its purchase is confirmed. */
+function CompletePaid({
+  order,
+  intent,
+  onPaid,
+}: {
+  order: PaymentOrder;
+  intent: PaymentIntentDetails;
+  onPaid: (success: PaymentSuccess) => void;
+}) {
+  const completed = useQuery({
+    queryKey: ['payment-complete', intent.payment_intent_id],
+    queryFn: () => completeOrder(order, intent),
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  useEffect(() => {
+    if (completed.data) onPaid(completed.data);
+  }, [completed.data, onPaid]);
+  if (completed.isError) {
+    return <Problem message={errorMessage(completed.error, MESSAGES.confirmAfterPaymentFailed)} />;
+  }
+  return <PageState title="Confirming your payment..." busy />;
+}
+
+/** /payment?payment_intent=...: resumes the created intent instead of making another. */
+function ResumedCheckout({
+  intent,
+  params,
+  userId,
+  onPaid,
+}: {
+  intent: ReturnType<typeof useResumedIntent>;
+  params: URLSearchParams;
+  userId: string;
+  onPaid: (success: PaymentSuccess) => void;
+}) {
+  const startAgain = startAgainPath(params);
+  const again = (label = 'Start Again') => (
+    <Link to={startAgain} className={buttonClass('secondary')}>
+      {label}
+    </Link>
   );
+  if (intent.isError) {
+    return (
+      <Problem
+        title={MESSAGES.paymentIntentLoadFailed}
+        message={errorMessage(intent.error, MESSAGES.paymentIntentLoadFailed)}
+      >
+        <button
+          type="button"
+          onClick={() => void intent.refetch()}
+          className={buttonClass('primary')}
+        >
+          Try Again
+        </button>
+        {again()}
+      </Problem>
+    );
+  }
+  if (!intent.data) return <PageState title="Loading payment information..." busy />;
+  const details = intent.data;
+  const parsed = orderFromIntent(details, params, { userId });
+  if (parsed.error !== undefined) return <Problem message={parsed.error}>{again()}</Problem>;
+  if (details.status === 'succeeded')
+    return <CompletePaid order={parsed.order} intent={details} onPaid={onPaid} />;
+  if (details.status !== 'requires_payment')
+    return <Problem message={MESSAGES.paymentIntentClosed}>{again()}</Problem>;
+  return <CheckoutBody order={parsed.order} intent={details} onPaid={onPaid} />;
+}
+
+function useResumedIntent(paymentIntentId: string | null) {
+  return useQuery({
+    queryKey: [RESUMED_INTENT_QUERY_KEY, paymentIntentId],
+    queryFn: () => fetchPaymentIntent(paymentIntentId!),
+    enabled: paymentIntentId !== null,
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+}
+
+/** The same purchase without the intent: a fresh start, or the page to choose again. */
+function startAgainPath(params: URLSearchParams): string {
+  const fresh = new URLSearchParams(params);
+  for (const name of RETURN_PARAMS) fresh.delete(name);
+  return fresh.has('type') ? `/payment?${fresh.toString()}` : paymentRecovery('').to;
 }
 
 export function Component() {
   const { status, user } = useSession();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   // Read once per visit: a finished purchase clears it, the page must not change its order.
   const [selectedPlan] = useState(readSelectedPlan);
   const [success, setSuccess] = useState<PaymentSuccess | null>(null);
+  // The intent this visit created: naming it in the address is not a resume.
+  const createdHere = useRef<string | null>(null);
+  const named = params.get('payment_intent')?.trim() || null;
+  const resumeId = named !== null && named !== createdHere.current ? named : null;
+  const resumed = useResumedIntent(resumeId);
 
   useEffect(() => {
     if (!success) return;
@@ -269,11 +315,56 @@ export function Component() {
   const token = appStorage.getItem(STORAGE_KEYS.accessToken);
   if (status !== 'authenticated' || !user || !token) return <Navigate to="/auth" replace />;
 
-  const parsed = parsePaymentParams(params, {
-    selectedPlan,
-    currentPlan: user.plan_type ?? null,
-  });
-  const back = paymentBackTarget(parsed.type);
+  const onCreated = (paymentIntentId: string) => {
+    if (createdHere.current === paymentIntentId) return;
+    createdHere.current = paymentIntentId;
+    // A reload resumes this intent instead of creating another.
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('payment_intent', paymentIntentId);
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  const parsed = resumeId
+    ? resumed.data
+      ? orderFromIntent(resumed.data, params, { userId: user.id ?? '' })
+      : null
+    : parsePaymentParams(params, { selectedPlan, currentPlan: user.plan_type ?? null });
+  const type = params.get('type')?.trim() || parsed?.type || 'generation';
+  const back = paymentBackTarget(type);
+
+  let body: ReactNode;
+  if (success) body = <SuccessPanel success={success} />;
+  else if (resumeId)
+    body = (
+      <ResumedCheckout
+        intent={resumed}
+        params={params}
+        userId={user.id ?? ''}
+        onPaid={setSuccess}
+      />
+    );
+  else if (parsed?.error !== undefined)
+    body = (
+      <Problem message={parsed.error}>
+        <RecoveryLink recovery={parsed.recovery ?? paymentRecovery(type)} />
+      </Problem>
+    );
+  else if (parsed)
+    body = (
+      <NewCheckout
+        key={orderKey(parsed.order)}
+        order={parsed.order}
+        notice={parsed.notice}
+        recovery={paymentRecovery(type)}
+        onCreated={onCreated}
+        onPaid={setSuccess}
+      />
+    );
 
   return (
     <section className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
@@ -282,21 +373,10 @@ export function Component() {
         <ArrowLeftIcon /> {BACK_LABELS[back] ?? 'Back'}
       </Link>
       <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-stone-950 sm:text-4xl">
-        {paymentHeading(parsed.type)}
+        {paymentHeading(type)}
       </h1>
       <p className="mt-2 text-stone-600">Secure checkout. You are charged once, when you pay.</p>
-
-      {success ? (
-        <SuccessPanel success={success} />
-      ) : parsed.error !== undefined ? (
-        <Problem message={parsed.error}>
-          <Link to={back} className={buttonClass('primary')}>
-            {BACK_LABELS[back] ?? 'Back'}
-          </Link>
-        </Problem>
-      ) : (
-        <Checkout key={orderKey(parsed.order)} order={parsed.order} onSuccess={setSuccess} />
-      )}
+      {body}
     </section>
   );
 }

@@ -69,6 +69,23 @@ describe('/pricing', () => {
     expect(screen.queryByRole('article', { name: 'Starter' })).toBeNull();
   });
 
+  it("a subscriber's Upgrade goes to the prorated upgrade checkout, /payment?type=upgrade&from=plan", async () => {
+    signIn({ plan_type: 'starter' });
+    stubApi({
+      'GET /api/v1/payments/pricing': pricing,
+      'GET /api/v1/users/profile': () => [200, { ...TEST_USER, plan_type: 'starter' }],
+    });
+    const router = renderApp('/pricing');
+    expect(await screen.findByText(/today you pay only the difference/)).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Upgrade to Premium' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/payment'));
+    expect(router.state.location.search).toBe('?type=upgrade&from=starter');
+    expect(JSON.parse(window.localStorage.getItem('selectedPlan') ?? '')).toMatchObject({
+      planId: 'premium',
+      price: 3999,
+    });
+  });
+
   it("signed in on premium: You're on the highest plan!", async () => {
     signIn({ plan_type: 'premium' });
     stubApi({

@@ -201,6 +201,11 @@ export function Component() {
       price: plan.price,
       credits: plan.credits,
     });
+    if (paid) {
+      // A subscriber moves up by the upgrade call, prorated for the rest of the period.
+      void navigate(`/payment?type=upgrade&from=${encodeURIComponent(currentPlan)}`);
+      return;
+    }
     if (signedIn) {
       void navigate(TRAINING_PAYMENT_PATH);
       return;
@@ -219,7 +224,7 @@ export function Component() {
         </h1>
         <p className="mt-4 text-lg text-stone-600">
           {paid
-            ? `You are on the ${planLabel(currentPlan)} plan. Move up for more personal models and more headshots every month.`
+            ? `You are on the ${planLabel(currentPlan)} plan. Move up for more personal models and more headshots every month: today you pay only the difference for the rest of your billing period.`
             : 'Train your personal AI model and get fresh headshot credits every month. Cancel any time, with a 30-day money-back guarantee.'}
         </p>
       </header>
@@ -227,7 +232,10 @@ export function Component() {
       {needState && (
         <NeedBanner
           state={needState}
-          packs={pricing.data?.credit_packs ?? [...COMING_SOON_CREDIT_PACKS]}
+          packs={
+            pricing.data?.credit_packs ??
+            COMING_SOON_CREDIT_PACKS.map((pack) => ({ ...pack, for_sale: false }))
+          }
         />
       )}
 

@@ -192,7 +192,7 @@ describe('/upload eligibility', () => {
     expect(await screen.findByRole('dialog', { name: 'Train more models' })).toBeTruthy();
   });
 
-  it('the training-limit modal sells trainings: $25, $45 (40% saving), and the upgrades', async () => {
+  it('the training-limit modal sells trainings: $25, $45 (40% saving), and the upgrades at the /pricing prices', async () => {
     const { router } = openUpload({
       ...READY_USER,
       plan_type: 'starter',
@@ -203,10 +203,16 @@ describe('/upload eligibility', () => {
     expect(within(modal).getByText('$25')).toBeTruthy();
     expect(within(modal).getByText('$45')).toBeTruthy();
     expect(within(modal).getByText('40% saving')).toBeTruthy();
-    expect(within(modal).getByText('$49')).toBeTruthy();
-    expect(within(modal).getByText('2 trainings, 8 credits')).toBeTruthy();
-    expect(within(modal).getByText('$99')).toBeTruthy();
-    expect(within(modal).getByText('4 trainings, 16 credits')).toBeTruthy();
+    // The catalogue's plans, as /pricing lists them (not the spec copy's $49 and $99).
+    expect(within(modal).getByText('$19.99')).toBeTruthy();
+    expect(within(modal).getByText('5 models, 8 credits a month')).toBeTruthy();
+    expect(within(modal).getByText('$39.99')).toBeTruthy();
+    expect(within(modal).getByText('10 models, 16 credits a month')).toBeTruthy();
+    expect(
+      within(modal).getByText(
+        'Today you pay only the difference for the rest of your billing period.',
+      ),
+    ).toBeTruthy();
 
     fireEvent.click(within(modal).getByRole('button', { name: 'Buy 3 Trainings' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/payment'));
@@ -232,7 +238,7 @@ describe('/upload eligibility', () => {
       planId: 'premium',
       type: 'subscription',
       planName: 'Premium',
-      price: 9900,
+      price: 3999,
       credits: 16,
     });
   });

@@ -8,6 +8,11 @@ import * as generations from './20261123100000-generations.js';
 import * as paidGenerations from './20261123120000-paid-generations.js';
 import * as paymentFromPlan from './20261123130000-payment-from-plan.js';
 import * as cleanOriginals from './20261124100000-clean-originals.js';
+import * as accountPrivacy from './20261125141730-account-privacy.js';
+import * as upgradeProration from './20261125211700-upgrade-proration.js';
+import * as billingPeriods from './20261125212500-billing-periods.js';
+import * as accountDeletion from './20261125213500-account-deletion.js';
+import * as stripeBilling from './20261125221500-stripe-billing.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +25,9 @@ export const migrations: Record<string, Migration> = {
   '20261123120000-paid-generations': paidGenerations,
   '20261123130000-payment-from-plan': paymentFromPlan,
   '20261124100000-clean-originals': cleanOriginals,
+  '20261125141730-account-privacy': accountPrivacy,
+  '20261125211700-upgrade-proration': upgradeProration,
+  '20261125212500-billing-periods': billingPeriods,
+  '20261125213500-account-deletion': accountDeletion,
+  '20261125221500-stripe-billing': stripeBilling,
 };

@@ -6,6 +6,11 @@ export interface ProviderIntent {
   currency: string;
   status: string;
   metadata: Record<string, string>;
+  /**
+   * The billing period this intent pays, when the provider bills the subscription (Stripe Billing:
+   * its first invoice): the plan starts on the provider's period, so later renewals line up.
+   */
+  period?: { start: Date; end: Date };
 }
 
 export interface CreateIntentInput {
@@ -22,7 +27,32 @@ export interface PaymentProvider {
   retrieveIntent(id: string): Promise<ProviderIntent | undefined>;
   /** Gives a succeeded intent's money back; the same key again refunds nothing more. */
   refundIntent(input: RefundInput): Promise<void>;
+  /**
+   * Charges the user's card on file without them (a renewal). Only the test provider has it: in
+   * Stripe mode Stripe Billing charges renewals itself and our jobs reconcile its events. The
+   * same idempotency key again answers the same charge, never a second one.
+   */
+  chargeCardOnFile?(input: OffSessionChargeInput): Promise<OffSessionCharge>;
+  /**
+   * The account is being deleted: the user's customer at the provider goes, with its card on
+   * file, which cancels any subscription it has there. Payments already made stay in the
+   * provider's books, as ours stay in the accounting. A user it never knew, or forgot already,
+   * is not an error.
+   */
+  forgetCustomer(userId: string): Promise<void>;
 }
+
+export interface OffSessionChargeInput {
+  userId: string;
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
+/** A charge's outcome; `intent.id` is the reference either way. */
+export type OffSessionCharge =
+  { ok: true; intent: ProviderIntent } | { ok: false; intent: ProviderIntent; message: string };
 
 export interface RefundInput {
   intentId: string;

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type {
   CreateIntentInput,
+  OffSessionCharge,
+  OffSessionChargeInput,
   PaymentProvider,
   ProviderIntent,
   RefundInput,
@@ -15,11 +17,33 @@ const TEST_CARDS: Record<string, { ok: true } | { ok: false; message: string }> 
   '4242424242424242': { ok: true },
   '4000056655665556': { ok: true },
   '5555555555554444': { ok: true },
+  // American Express: 15 digits and a 4-digit CID.
+  '378282246310005': { ok: true },
   '4000000000000002': { ok: false, message: 'Your card was declined.' },
   '4000000000009995': { ok: false, message: 'Your card has insufficient funds.' },
   '4000000000000069': { ok: false, message: 'Your card has expired.' },
   '4000000000000127': { ok: false, message: "Your card's security code is incorrect." },
 };
+
+/**
+ * Stripe's test card that attaches to a customer but whose charges are declined: a card on file
+ * that makes the next renewal fail. Paying with it directly is declined, as at Stripe.
+ */
+const ATTACHES_THEN_DECLINES: Record<string, string> = {
+  '4000000000000341': 'Your card was declined.',
+};
+
+/** What a saved card's charge answers when none is on file. */
+export const NO_CARD_ON_FILE = 'There is no card on file to charge.';
+
+/** The card on file, as the web app may show it. */
+export interface CardOnFile {
+  id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+}
 
 /**
  * The default provider: PaymentIntents are rows in our own database, and `confirmCard` plays the
@@ -101,10 +125,13 @@ export class TestPaymentProvider implements PaymentProvider {
     if (problem)
       throw new AppError(CARD_ERRORS.has(problem) ? 'payment_failed' : 'validation_error', problem);
     const number = card.number.replace(/\D/g, '');
-    const outcome = TEST_CARDS[number] ?? {
-      ok: false,
-      message: 'Your card number is incorrect. Test mode accepts Stripe test cards only.',
-    };
+    const attachOnly = ATTACHES_THEN_DECLINES[number];
+    const outcome = attachOnly
+      ? { ok: false as const, message: attachOnly }
+      : (TEST_CARDS[number] ?? {
+          ok: false,
+          message: 'Your card number is incorrect. Test mode accepts Stripe test cards only.',
+        });
     if (!outcome.ok) {
       await this.db
         .updateTable('test_payment_intents')
@@ -119,8 +146,127 @@ export class TestPaymentProvider implements PaymentProvider {
       .where('id', '=', intentId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // The card that paid becomes the customer's card on file (Stripe's setup_future_usage), what
+    // renewals charge.
+    const userId = intent.metadata.user_id;
+    if (userId) await this.saveCard(userId, number, card.expiry, null);
     return toIntent(updated);
   }
+
+  /**
+   * Puts a card on file for the user, replacing any, as attaching a payment method to a Stripe
+   * customer does: the form's rules and Stripe's attach outcome apply (a declining test card is
+   * refused; 4000 0000 0000 0341 attaches, and its charges are declined).
+   */
+  async attachCard(userId: string, card: TestCard): Promise<CardOnFile> {
+    const problem = cardProblem(card);
+    if (problem)
+      throw new AppError(CARD_ERRORS.has(problem) ? 'payment_failed' : 'validation_error', problem);
+    const number = card.number.replace(/\D/g, '');
+    const chargeError = ATTACHES_THEN_DECLINES[number];
+    const outcome = TEST_CARDS[number];
+    if (chargeError === undefined && !outcome?.ok)
+      throw new AppError(
+        'payment_failed',
+        outcome && !outcome.ok
+          ? outcome.message
+          : 'Your card number is incorrect. Test mode accepts Stripe test cards only.',
+      );
+    return this.saveCard(userId, number, card.expiry, chargeError ?? null);
+  }
+
+  /** Its customer is the card on file (subscriptions are our own rows, which the deletion ends). */
+  async forgetCustomer(userId: string): Promise<void> {
+    await this.db.deleteFrom('test_payment_methods').where('user_id', '=', userId).execute();
+  }
+
+  async cardOnFile(userId: string): Promise<CardOnFile | undefined> {
+    return this.db
+      .selectFrom('test_payment_methods')
+      .select(['id', 'brand', 'last4', 'exp_month', 'exp_year'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  private async saveCard(
+    userId: string,
+    number: string,
+    expiry: string,
+    chargeError: string | null,
+  ): Promise<CardOnFile> {
+    const [month = '0', year = '0'] = expiry.split('/');
+    const values = {
+      id: `pm_test_${randomBytes(12).toString('hex')}`,
+      brand: brandOf(number),
+      last4: number.slice(-4),
+      exp_month: Number(month),
+      exp_year: 2000 + Number(year),
+      charge_error: chargeError,
+    };
+    return this.db
+      .insertInto('test_payment_methods')
+      .values({ user_id: userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...values, updated_at: new Date() }))
+      .returning(['id', 'brand', 'last4', 'exp_month', 'exp_year'])
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Charges the card on file off-session. The idempotency key names one attempt: the same key
+   * again (a racing job, a retry after a crash) answers that attempt's outcome and never charges
+   * twice; a later attempt (with a new key) charges the card then on file.
+   */
+  async chargeCardOnFile(input: OffSessionChargeInput): Promise<OffSessionCharge> {
+    const created = await this.createIntent(input);
+    const intent = await this.db
+      .selectFrom('test_payment_intents')
+      .selectAll()
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+    if (intent.status === 'succeeded') return { ok: true, intent: toIntent(intent) };
+    if (intent.last_payment_error)
+      return { ok: false, intent: toIntent(intent), message: intent.last_payment_error };
+    const card = await this.db
+      .selectFrom('test_payment_methods')
+      .selectAll()
+      .where('user_id', '=', input.userId)
+      .executeTakeFirst();
+    const now = new Date();
+    const expired =
+      card !== undefined &&
+      (card.exp_year < now.getUTCFullYear() ||
+        (card.exp_year === now.getUTCFullYear() && card.exp_month < now.getUTCMonth() + 1));
+    const error = !card ? NO_CARD_ON_FILE : expired ? CARD_EXPIRED : card.charge_error;
+    // Conditional on no outcome yet: two racing charges of one attempt record one outcome.
+    const settled = await this.db
+      .updateTable('test_payment_intents')
+      .set(error ? { last_payment_error: error } : { status: 'succeeded' })
+      .where('id', '=', intent.id)
+      .where('status', '!=', 'succeeded')
+      .where('last_payment_error', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    const final =
+      settled ??
+      (await this.db
+        .selectFrom('test_payment_intents')
+        .selectAll()
+        .where('id', '=', intent.id)
+        .executeTakeFirstOrThrow());
+    if (final.status === 'succeeded') return { ok: true, intent: toIntent(final) };
+    return {
+      ok: false,
+      intent: toIntent(final),
+      message: final.last_payment_error ?? 'Your card was declined.',
+    };
+  }
+}
+
+function brandOf(number: string): string {
+  if (number.startsWith('4')) return 'visa';
+  if (/^5[1-5]/.test(number) || /^2[2-7]/.test(number)) return 'mastercard';
+  if (/^3[47]/.test(number)) return 'amex';
+  return 'card';
 }
 
 function toIntent(row: {
@@ -149,7 +295,7 @@ const CARD_ERRORS = new Set([CARD_EXPIRED, CARD_NUMBER_INCORRECT]);
 /** The card form's completeness rules (spec 5), checked again on the server. */
 export function cardProblem(card: TestCard, now = new Date()): string | undefined {
   const number = card.number.replace(/\s/g, '');
-  if (!/^\d{16,19}$/.test(number) || !card.name.trim() || !/^\d{3,4}$/.test(card.cvc)) {
+  if (!/^\d{15,19}$/.test(number) || !card.name.trim() || !/^\d{3,4}$/.test(card.cvc)) {
     return MESSAGES.cardIncomplete;
   }
   const expiry = /^(\d{2})\/(\d{2})$/.exec(card.expiry);

@@ -25,9 +25,15 @@ describe('CardForm', () => {
     const pay = screen.getByRole('button', { name: 'Pay $24.99' }) as HTMLButtonElement;
     expect(pay.disabled).toBe(true);
 
+    // Why Pay is disabled is said in words, and tied to the button.
+    const why = () => document.getElementById(pay.getAttribute('aria-describedby') ?? '');
+    expect(why()?.textContent).toBe('Enter your card details to pay.');
+
     fireEvent.change(screen.getByLabelText('Card number'), { target: { value: '4242424242' } });
     expect((screen.getByLabelText('Card number') as HTMLInputElement).value).toBe('4242 4242 42');
-    expect(screen.getByText('Please complete card information')).toBeTruthy();
+    expect(why()?.textContent).toBe(
+      'Please complete card information: name on card, card number, expiry date and CVC.',
+    );
 
     fillCard();
     expect((screen.getByLabelText('Card number') as HTMLInputElement).value).toBe(
@@ -35,7 +41,84 @@ describe('CardForm', () => {
     );
     expect((screen.getByLabelText('Expiry (MM/YY)') as HTMLInputElement).value).toBe('12/34');
     expect(pay.disabled).toBe(false);
-    expect(screen.queryByText('Please complete card information')).toBeNull();
+    expect(pay.getAttribute('aria-describedby')).toBeNull();
+    expect(screen.queryByText(/Please complete card information/)).toBeNull();
+  });
+
+  it('marks each invalid field and describes it with its message', () => {
+    render(
+      <CardForm
+        amountCents={999}
+        testMode
+        charge={vi.fn()}
+        onSuccess={vi.fn()}
+        minProcessingMs={0}
+      />,
+    );
+    const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+    const description = (input: HTMLInputElement) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' ');
+
+    // A month that cannot be: marked at once, no need to leave the field.
+    fireEvent.change(field('Expiry (MM/YY)'), { target: { value: '1399' } });
+    expect(field('Expiry (MM/YY)').value).toBe('13/99');
+    expect(field('Expiry (MM/YY)').getAttribute('aria-invalid')).toBe('true');
+    expect(description(field('Expiry (MM/YY)'))).toBe('The expiry month must be 01 to 12.');
+
+    // A wrong check digit is marked at once too.
+    fireEvent.change(field('Card number'), { target: { value: '4242424242424241' } });
+    expect(field('Card number').getAttribute('aria-invalid')).toBe('true');
+    expect(description(field('Card number'))).toBe(
+      'This card number is not valid: check the digits.',
+    );
+
+    // A short CVC is only incomplete while typing; leaving the field says so.
+    fireEvent.change(field('CVC'), { target: { value: '12' } });
+    expect(field('CVC').getAttribute('aria-invalid')).toBeNull();
+    fireEvent.blur(field('CVC'));
+    expect(field('CVC').getAttribute('aria-invalid')).toBe('true');
+    expect(description(field('CVC'))).toBe('Enter the 3-digit CVV.');
+
+    fireEvent.change(field('Expiry (MM/YY)'), { target: { value: '1234' } });
+    fireEvent.change(field('Card number'), { target: { value: '4242424242424242' } });
+    fireEvent.change(field('CVC'), { target: { value: '123' } });
+    for (const label of ['Expiry (MM/YY)', 'Card number', 'CVC']) {
+      expect(field(label).getAttribute('aria-invalid')).toBeNull();
+      expect(field(label).getAttribute('aria-describedby')).toBeNull();
+    }
+    expect((screen.getByRole('button', { name: 'Pay $9.99' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    expect(screen.getByText(/Please complete card information: name on card\./)).toBeTruthy();
+  });
+
+  it('pays on Enter once the card is complete; before that Enter shows every problem', async () => {
+    const charge = vi.fn().mockResolvedValue(undefined);
+    const onSuccess = vi.fn().mockResolvedValue(undefined);
+    render(
+      <CardForm
+        amountCents={999}
+        testMode
+        charge={charge}
+        onSuccess={onSuccess}
+        minProcessingMs={0}
+      />,
+    );
+    const number = screen.getByLabelText('Card number');
+    fireEvent.change(number, { target: { value: '4242' } });
+    fireEvent.keyDown(number, { key: 'Enter' });
+    expect(charge).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Name on card').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Enter the name on the card.')).toBeTruthy();
+    expect(screen.getByText('Enter all 16 digits of the card number.')).toBeTruthy();
+
+    fillCard();
+    fireEvent.keyDown(screen.getByLabelText('CVC'), { key: 'Enter' });
+    await waitFor(() => expect(onSuccess).toHaveBeenCalledOnce());
+    expect(charge).toHaveBeenCalledOnce();
   });
 
   it('charges the card, shows Processing Secure Payment... at least the minimum, then succeeds', async () => {

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Spinner } from '../../components/PageState';
 import { FormError, TextField } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
@@ -7,14 +7,19 @@ import { errorMessage } from '../../lib/api-client';
 import {
   CARD_CVC_MAX_LENGTH,
   CARD_EXPIRY_MAX_LENGTH,
-  CARD_NUMBER_MAX_LENGTH,
+  CARD_FIELD_LABELS,
+  CARD_FIELDS,
   CARD_PROCESSING_MS,
+  cardBrand,
+  cardNumberMaxLength,
+  checkCard,
   EMPTY_CARD,
+  fieldsToFix,
   formatCardNumber,
   formatCvc,
   formatExpiry,
-  isCardComplete,
   type CardDetails,
+  type CardField,
 } from './card';
 import { formatDollars } from './catalogue';
 
@@ -45,7 +50,27 @@ function LockIcon({ className = 'size-4' }: { className?: string }) {
   );
 }
 
-/** The card form (product spec 4 and 5): submit stays disabled until the card is complete. */
+const NOT_TOUCHED: Record<CardField, boolean> = {
+  name: false,
+  number: false,
+  expiry: false,
+  cvc: false,
+};
+
+/** 'name on card, card number and CVC'. */
+function listOf(fields: CardField[]): string {
+  const labels = fields.map((field) => CARD_FIELD_LABELS[field]);
+  return labels.length < 2
+    ? (labels[0] ?? '')
+    : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
+/**
+ * The test-mode card form (product spec 4 and 5). Each field is checked as it is typed: a field
+ * shows its problem once it has been left (or at once when no more typing can fix it, such as
+ * month 13), marked aria-invalid and described by the message. Pay stays disabled until the card
+ * is complete and says what is missing; Enter in a field pays once it is complete.
+ */
 export function CardForm({
   amountCents,
   testMode,
@@ -53,21 +78,37 @@ export function CardForm({
   onSuccess,
   minProcessingMs = CARD_PROCESSING_MS,
 }: CardFormProps) {
+  const hintId = useId();
   const [card, setCard] = useState<CardDetails>(EMPTY_CARD);
+  const [touched, setTouched] = useState(NOT_TOUCHED);
+  const [showAll, setShowAll] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const complete = isCardComplete(card);
-  const touched = Object.values(card).some((value) => value.length > 0);
+  const checks = checkCard(card);
+  const toFix = fieldsToFix(checks);
+  const complete = toFix.length === 0;
+  const started = CARD_FIELDS.some((field) => card[field].length > 0);
+  const brand = cardBrand(card.number);
 
-  const update = (field: keyof CardDetails, value: string) => {
+  const fieldError = (field: CardField): string | undefined => {
+    const check = checks[field];
+    if (!check.message) return undefined;
+    return showAll || touched[field] || check.definite ? check.message : undefined;
+  };
+
+  const update = (field: CardField, value: string) => {
     setCard((current) => ({ ...current, [field]: value }));
     setError(null);
+  };
+  const leave = (field: CardField) => {
+    if (card[field].length > 0) setTouched((current) => ({ ...current, [field]: true }));
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (processing) return;
     if (!complete) {
+      setShowAll(true);
       setError(MESSAGES.cardIncomplete);
       return;
     }
@@ -90,8 +131,22 @@ export function CardForm({
     }
   };
 
+  // Enter in a field pays when the card is complete; otherwise it shows what is still missing.
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
+    event.preventDefault();
+    if (complete) event.currentTarget.requestSubmit();
+    else setShowAll(true);
+  };
+
+  const cvcName = brand?.code.name ?? 'CVC';
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Card details">
+    <form
+      onSubmit={(event) => void submit(event)}
+      onKeyDown={onKeyDown}
+      noValidate
+      aria-label="Card details"
+    >
       {testMode && (
         <div
           role="note"
@@ -114,15 +169,19 @@ export function CardForm({
           data-autofocus
           value={card.name}
           onChange={(event) => update('name', event.target.value)}
+          onBlur={() => leave('name')}
+          error={fieldError('name')}
           placeholder="Ada Lovelace"
         />
         <TextField
           label="Card number"
           autoComplete="cc-number"
           inputMode="numeric"
-          maxLength={CARD_NUMBER_MAX_LENGTH}
+          maxLength={cardNumberMaxLength(card.number)}
           value={card.number}
           onChange={(event) => update('number', formatCardNumber(event.target.value))}
+          onBlur={() => leave('number')}
+          error={fieldError('number')}
           placeholder="1234 5678 9012 3456"
           className="[&_input]:font-mono"
         />
@@ -134,6 +193,8 @@ export function CardForm({
             maxLength={CARD_EXPIRY_MAX_LENGTH}
             value={card.expiry}
             onChange={(event) => update('expiry', formatExpiry(event.target.value))}
+            onBlur={() => leave('expiry')}
+            error={fieldError('expiry')}
             placeholder="MM/YY"
             className="[&_input]:font-mono"
           />
@@ -144,7 +205,9 @@ export function CardForm({
             maxLength={CARD_CVC_MAX_LENGTH}
             value={card.cvc}
             onChange={(event) => update('cvc', formatCvc(event.target.value))}
-            placeholder="123"
+            onBlur={() => leave('cvc')}
+            error={fieldError('cvc')}
+            placeholder={cvcName === 'CVC' || cvcName === 'CVV' ? '123' : '1234'}
             className="[&_input]:font-mono"
           />
         </div>
@@ -152,19 +215,25 @@ export function CardForm({
 
       <div className="mt-5 space-y-3" aria-live="polite">
         <FormError message={error} />
-        {!error && touched && !complete && (
-          <p className="text-sm text-stone-500">{MESSAGES.cardIncomplete}</p>
-        )}
       </div>
 
       <button
         type="submit"
         disabled={!complete || processing}
+        aria-describedby={!complete && !processing ? hintId : undefined}
         className={`${buttonClass('primary', 'lg')} mt-5 w-full`}
       >
         {processing ? <Spinner className="size-4" /> : <LockIcon />}
         {processing ? 'Processing Secure Payment...' : `Pay ${formatDollars(amountCents)}`}
       </button>
+      {!complete && !processing && (
+        // Why Pay is disabled, in words: what is still missing or wrong.
+        <p id={hintId} className="mt-2 text-center text-sm text-stone-600">
+          {started
+            ? `${MESSAGES.cardIncomplete}: ${listOf(toFix)}.`
+            : 'Enter your card details to pay.'}
+        </p>
+      )}
       <p className="mt-3 flex items-center justify-center gap-1.5 text-xs text-stone-500">
         <LockIcon className="size-3.5" /> Secure payment. Card details are never stored.
       </p>

@@ -7,9 +7,22 @@ import { buttonClass, cardClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
-import { findPlan, formatDate, formatDollars, planLabel, PLANS } from './catalogue';
-import { PROFILE_QUERY_KEY, SUBSCRIPTION_QUERY_KEY, useSubscription } from './hooks';
-import { cancelSubscription, reactivateSubscription } from './payments-api';
+import { CardForm } from './CardForm';
+import {
+  findPlan,
+  formatDate,
+  formatDollars,
+  planLabel,
+  planPeriodPriceCents,
+  PLANS,
+} from './catalogue';
+import { PROFILE_QUERY_KEY, SUBSCRIPTION_QUERY_KEY, usePricing, useSubscription } from './hooks';
+import {
+  cancelSubscription,
+  reactivateSubscription,
+  type SubscriptionResponse,
+} from './payments-api';
+import { payRenewal, putCardOnFile } from './renewals-api';
 
 type CancelAnswer = Awaited<ReturnType<typeof cancelSubscription>>;
 
@@ -18,6 +31,7 @@ const LOWEST_PLAN_CENTS = Math.min(...PLANS.map((plan) => plan.price_cents));
 const STATUS_BADGES = {
   active: { label: 'Active', className: 'bg-emerald-50 text-emerald-800 ring-emerald-200' },
   cancelling: { label: 'Cancelling', className: 'bg-accent-50 text-accent-800 ring-accent-200' },
+  past_due: { label: 'Payment failed', className: 'bg-red-50 text-red-800 ring-red-200' },
   free: { label: 'Free', className: 'bg-stone-100 text-stone-700 ring-stone-200' },
 } as const;
 
@@ -50,22 +64,89 @@ function Detail({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** '$9.99 on December 22, 2026': a charge and its date. */
+export function chargeLine(charge: { amount_cents: number; date: string }): string {
+  return `${formatDollars(charge.amount_cents)} on ${formatDate(charge.date)}`;
+}
+
 /**
- * Subscription manager (product spec, dashboard and Subscription): active, cancelling (access
- * until the period end, Reactivate) or free (a way to /pricing). Cancelling asks first.
+ * A failed renewal being retried: what failed, when it is tried again, and (test payment mode)
+ * a card form that puts a new card on file and pays the renewal now.
+ */
+function PastDue({
+  data,
+  testMode,
+  onPaid,
+}: {
+  data: SubscriptionResponse;
+  testMode: boolean;
+  onPaid: () => Promise<void>;
+}) {
+  const [paying, setPaying] = useState(false);
+  const problem = data.renewal_problem;
+  const amount = data.next_charge?.amount_cents;
+  return (
+    <div
+      role="alert"
+      className="mt-4 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
+    >
+      <p className="font-medium">The renewal payment of your {planLabel(data.tier)} plan failed.</p>
+      {problem && (
+        <p className="mt-1">
+          {problem.reason} We will try again on {formatDate(problem.next_attempt_at)}. If the last
+          try on {formatDate(problem.final_attempt_at)} fails, your account returns to the Free
+          plan; your credits stay yours.
+        </p>
+      )}
+      {testMode && amount !== undefined && !paying && (
+        <button
+          type="button"
+          onClick={() => setPaying(true)}
+          className={`${buttonClass('primary', 'sm')} mt-3`}
+        >
+          Update card and pay {formatDollars(amount)}
+        </button>
+      )}
+      {testMode && amount !== undefined && paying && (
+        <div className="mt-3 rounded-xl bg-white p-4 text-stone-900">
+          <CardForm
+            amountCents={amount}
+            testMode
+            charge={async (card) => {
+              await putCardOnFile(card);
+              await payRenewal();
+            }}
+            onSuccess={async () => {
+              toast.success('Renewal paid: your plan is active again');
+              await onPaid();
+            }}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Subscription manager (product spec, dashboard and Subscription): active (the next charge and
+ * its amount, when credits and trainings renew), cancelling (access until the period end,
+ * Reactivate), past due (a failed renewal being retried) or free (a way to /pricing; why, when
+ * a renewal failed). Cancelling asks first.
  */
 export function SubscriptionManager({ className = '' }: { className?: string }) {
   const subscription = useSubscription();
+  const pricing = usePricing();
   const [confirming, setConfirming] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   // The cancel answer: its message, the end of access and the credits kept.
   const [cancelled, setCancelled] = useState<CancelAnswer | null>(null);
 
-  const afterChange = () =>
-    Promise.all([
+  const afterChange = async () => {
+    await Promise.all([
       queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY }),
       queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
     ]);
+  };
 
   const cancel = useMutation({
     mutationFn: cancelSubscription,
@@ -93,9 +174,18 @@ export function SubscriptionManager({ className = '' }: { className?: string }) 
   const data = subscription.data;
   const plan = data && data.tier !== 'free' ? findPlan(data.tier) : undefined;
   const busy = cancel.isPending || reactivate.isPending;
+  const cycle = data?.billing_cycle === 'annual' ? 'annual' : 'monthly';
+  const lapsed = data?.renewal_problem?.state === 'lapsed' ? data.renewal_problem : null;
+  // A cancelled plan whose credit month ends with it renews nothing: it ends.
+  const resetsAt =
+    data?.allowance_resets_at &&
+    !(data.status === 'cancelling' && data.allowance_resets_at === data.next_billing_date)
+      ? data.allowance_resets_at
+      : null;
 
   return (
     <section
+      id="subscription"
       aria-labelledby="subscription-heading"
       aria-busy={subscription.isPending || busy || undefined}
       className={`${cardClass} p-6 ${className}`}
@@ -126,6 +216,12 @@ export function SubscriptionManager({ className = '' }: { className?: string }) 
         <ErrorLine message={MESSAGES.subscriptionMissing} />
       ) : data.status === 'free' ? (
         <>
+          {lapsed && (
+            <p className="mt-3 rounded-xl bg-red-50 px-4 py-3 text-sm text-red-900">
+              Your {planLabel(lapsed.tier)} plan ended on {formatDate(lapsed.lapsed_at)} because its
+              renewal payment failed: {lapsed.reason} Your credits are still yours.
+            </p>
+          )}
           <p className="mt-3 text-stone-700">
             You are on the <span className="font-medium">Free</span> plan. Subscribe to train your
             own AI model and get headshot credits every month.
@@ -145,25 +241,43 @@ export function SubscriptionManager({ className = '' }: { className?: string }) 
             </span>
             {plan && (
               <span className="ml-2 text-stone-600">
-                {formatDollars(plan.price_cents)}/
-                {data.billing_cycle === 'annual' ? 'year' : 'month'}
+                {formatDollars(planPeriodPriceCents(plan, cycle))}/
+                {cycle === 'annual' ? 'year' : 'month'}
               </span>
             )}
           </p>
-          <dl className="mt-4 grid gap-4 sm:grid-cols-3">
-            <Detail
-              label="Billing"
-              value={data.billing_cycle === 'annual' ? 'Annual' : 'Monthly'}
-            />
-            <Detail
-              label={data.status === 'cancelling' ? 'Access until' : 'Next billing date'}
-              value={formatDate(data.next_billing_date) || 'Not scheduled'}
-            />
+          <dl className="mt-4 grid gap-4 sm:grid-cols-2">
+            <Detail label="Billing" value={cycle === 'annual' ? 'Annual' : 'Monthly'} />
+            {data.status === 'cancelling' ? (
+              <Detail
+                label="Access until"
+                value={formatDate(data.next_billing_date) || 'Not scheduled'}
+              />
+            ) : (
+              <Detail
+                label={data.status === 'past_due' ? 'Next try' : 'Next charge'}
+                value={data.next_charge ? chargeLine(data.next_charge) : 'Not scheduled'}
+              />
+            )}
+            {resetsAt && (
+              <Detail
+                label={
+                  plan
+                    ? `${plan.credits} credits and trainings renew`
+                    : 'Credits and trainings renew'
+                }
+                value={formatDate(resetsAt)}
+              />
+            )}
             <Detail
               label="Model trainings"
               value={`${data.features.training_jobs} ${data.features.training_jobs === 1 ? 'model' : 'models'}`}
             />
           </dl>
+
+          {data.status === 'past_due' && (
+            <PastDue data={data} testMode={pricing.data?.test_mode === true} onPaid={afterChange} />
+          )}
 
           {data.status === 'cancelling' && (
             <div className="mt-4 rounded-xl bg-accent-50 px-4 py-3 text-sm text-stone-700">

@@ -1,13 +1,13 @@
 import { useNavigate } from 'react-router';
 import { buttonClass } from '../../components/ui';
 import {
-  findPlan,
   findTrainingPack,
   formatDollars,
   planLabel,
+  PLANS,
   tierRank,
-  UPGRADE_OFFERS,
   isPlanType,
+  type Plan,
   type TrainingPack,
 } from './catalogue';
 import { NEED_UPGRADE_STATE } from './eligibility';
@@ -23,9 +23,14 @@ function trainingsLabel(quantity: number): string {
   return `${quantity} model training${quantity === 1 ? '' : 's'}`;
 }
 
+/** The plans the modal offers to move up to (the spec's modal: Professional and Premium). */
+const UPGRADE_TARGETS = PLANS.filter((plan) => plan.id === 'professional' || plan.id === 'premium');
+
 /**
- * Training-limit modal (product spec: /upload and dashboard): buy extra trainings ($25 for 1,
- * $45 for 3) or upgrade to a higher plan ($49/month Professional, $99/month Premium).
+ * Training-limit modal (product spec: /upload and dashboard): buy extra trainings or upgrade to a
+ * higher plan. Every figure is the catalogue's (packages/pricing), the same /pricing shows: the
+ * spec's $49 and $99 monthly upgrade prices are overridden by the plans' own. A subscriber's
+ * upgrade is prorated on /payment for the rest of the billing period.
  */
 export function TrainingLimitModal({
   open,
@@ -42,7 +47,8 @@ export function TrainingLimitModal({
 }) {
   const navigate = useNavigate();
   const plan = isPlanType(currentPlan) ? currentPlan : 'free';
-  const upgrades = UPGRADE_OFFERS.filter((offer) => tierRank(offer.plan) > tierRank(plan));
+  const upgrades = UPGRADE_TARGETS.filter((target) => tierRank(target.id) > tierRank(plan));
+  const prorated = plan !== 'free';
 
   const buyTrainings = (pack: TrainingPack) => {
     storeTrainingPurchaseIntent({ type: 'additional_training', currentPlan: plan });
@@ -52,14 +58,13 @@ export function TrainingLimitModal({
     );
   };
 
-  const upgrade = (offer: (typeof UPGRADE_OFFERS)[number]) => {
-    const target = findPlan(offer.plan);
+  const upgrade = (target: Plan) => {
     storeSelectedPlan({
-      planId: offer.plan,
+      planId: target.id,
       type: 'subscription',
-      planName: target?.name ?? planLabel(offer.plan),
-      price: offer.price_cents,
-      credits: offer.credits,
+      planName: target.name,
+      price: target.price_cents,
+      credits: target.credits,
     });
     storeTrainingPurchaseIntent({ type: 'upgrade', currentPlan: plan });
     onClose();
@@ -121,29 +126,34 @@ export function TrainingLimitModal({
             Upgrade your plan
           </h3>
           <ul className="mt-3 grid gap-3 sm:grid-cols-2">
-            {upgrades.map((offer) => (
+            {upgrades.map((target) => (
               <li
-                key={offer.plan}
+                key={target.id}
                 className="flex flex-col rounded-xl border border-accent-200 bg-accent-50/60 p-4"
               >
-                <p className="font-medium text-stone-900">{planLabel(offer.plan)}</p>
+                <p className="font-medium text-stone-900">{target.name}</p>
                 <p className="mt-2 font-display text-2xl font-semibold text-stone-950">
-                  {formatDollars(offer.price_cents, { compact: true })}
+                  {formatDollars(target.price_cents)}
                   <span className="text-base font-normal text-stone-500">/month</span>
                 </p>
                 <p className="text-sm text-stone-600">
-                  {offer.trainings} trainings, {offer.credits} credits
+                  {target.training_limit} models, {target.credits} credits a month
                 </p>
                 <button
                   type="button"
-                  onClick={() => upgrade(offer)}
+                  onClick={() => upgrade(target)}
                   className={`${buttonClass('primary', 'sm')} mt-4`}
                 >
-                  Upgrade to {planLabel(offer.plan)}
+                  Upgrade to {target.name}
                 </button>
               </li>
             ))}
           </ul>
+          {prorated && (
+            <p className="mt-3 text-xs text-stone-500">
+              Today you pay only the difference for the rest of your billing period.
+            </p>
+          )}
         </>
       )}
 

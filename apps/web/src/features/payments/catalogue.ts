@@ -21,12 +21,7 @@ export function planLabel(plan: string | null | undefined): string {
   return isPlanType(plan) ? PLAN_LABELS[plan] : 'Free';
 }
 
-/** $24.99 from 2499 cents; whole dollars keep no decimals when `compact` ($25). */
-export function formatDollars(cents: number, { compact = false } = {}): string {
-  const dollars = cents / 100;
-  if (compact && Number.isInteger(dollars)) return `$${dollars.toLocaleString('en-US')}`;
-  return `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
+export { formatDollars } from './format-dollars';
 
 /** A date of the subscription panel, e.g. "October 1, 2026"; the raw value if unparsable. */
 export function formatDate(value: string | null | undefined): string {

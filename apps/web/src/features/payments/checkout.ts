@@ -9,9 +9,9 @@ import {
   createGenerationPayment,
   createTrainingPayment,
   createTrainingPurchase,
-  createUpgrade,
   type PaymentIntentResponse,
 } from './payments-api';
+import { createUpgrade, type UpgradeProration } from './billing-api';
 import { refreshProfile } from './hooks';
 import { clearPurchaseSelection } from './client-storage';
 
@@ -19,8 +19,11 @@ import { clearPurchaseSelection } from './client-storage';
 export const REDIRECT_DELAY_MS = 2000;
 export const CREDITS_REDIRECT_DELAY_MS = 3000;
 
+/** A created or resumed intent; an upgrade's says how its amount was reached. */
+export type CheckoutIntent = PaymentIntentResponse & { proration?: UpgradeProration | null };
+
 /** Creates the payment intent an order is paid with. */
-export function createIntentFor(order: PaymentOrder): Promise<PaymentIntentResponse> {
+export function createIntentFor(order: PaymentOrder): Promise<CheckoutIntent> {
   switch (order.kind) {
     case 'training-plan':
       return createTrainingPayment({

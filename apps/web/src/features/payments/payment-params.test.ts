@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedPlan } from './client-storage';
+import { MESSAGES } from '@studioshot/contracts/messages';
 import {
   generationResultPath,
+  orderFromIntent,
   parsePaymentParams,
   paymentBackTarget,
   paymentHeading,
@@ -66,20 +68,30 @@ describe('/payment query parameters', () => {
       'type=training&quantity=3',
       'type=training&price=45',
       'type=training&quantity=2&price=25',
-      'type=training&quantity=3&price=1',
+      'type=training&quantity=3&price=abc',
       'type=training&quantity=abc&price=45',
     ]) {
       expect(parse(query).error).toBe('Invalid payment type or missing parameters');
     }
   });
 
+  it("a price in the address that is not the pack's: the catalogue's is charged, and said", () => {
+    expect(parse('type=training&quantity=3&price=1')).toMatchObject({
+      order: { kind: 'training-pack', pack: { id: 'training_3', price_cents: 4500 } },
+      notice: 'This link says $1.00; the current price is $45.00.',
+    });
+    expect(parse('type=training&quantity=3&price=45')).not.toHaveProperty('notice');
+  });
+
   it('upgrade needs a target plan, and reads from=plan', () => {
-    expect(parse('type=upgrade&from=starter').error).toBe('No target plan selected');
-    expect(parse('type=upgrade&from=starter', professional).order).toMatchObject({
+    expect(parse('type=upgrade&from=starter')).toMatchObject({
+      error: 'No target plan selected',
+      recovery: { to: '/pricing' },
+    });
+    expect(parse('type=upgrade&from=starter', professional).order).toEqual({
       kind: 'upgrade',
-      plan: { id: 'professional' },
+      plan: expect.objectContaining({ id: 'professional', price_cents: 1999 }),
       from: 'starter',
-      priceCents: 4900,
     });
     expect(parse('type=upgrade', professional, 'free').order).toMatchObject({ from: 'free' });
   });
@@ -89,9 +101,50 @@ describe('/payment query parameters', () => {
       kind: 'credits',
       pack: { id: 'business_pack', credits: 150, price_cents: 4999 },
     });
-    for (const query of ['type=credits', 'type=credits&pack=credits_10', 'type=credits&pack=x']) {
-      expect(parse(query).error).toBe('Invalid credit pack selected');
+    for (const query of ['type=credits', 'type=credits&pack=x']) {
+      expect(parse(query)).toMatchObject({
+        error: 'Invalid credit pack selected',
+        recovery: { to: '/credits' },
+      });
     }
+    // Published by the pricing call, not for sale yet: said so.
+    expect(parse('type=credits&pack=credits_10')).toMatchObject({
+      error: MESSAGES.creditPackComingSoon,
+      recovery: { to: '/credits', label: 'Choose a credit package' },
+    });
+  });
+
+  it('reads the order of a resumed intent from the intent, and refuses one for another type', () => {
+    const resume = (query: string, intent: { kind: string; item_id: string; from_plan?: string }) =>
+      orderFromIntent({ from_plan: null, ...intent }, new URLSearchParams(query), { userId: 'u1' });
+    expect(resume('payment_intent=pi', { kind: 'credits', item_id: 'starter_pack' })).toMatchObject(
+      { type: 'credits', order: { kind: 'credits', pack: { id: 'starter_pack' } } },
+    );
+    expect(
+      resume('type=upgrade', { kind: 'upgrade', item_id: 'premium', from_plan: 'starter' }),
+    ).toMatchObject({ order: { kind: 'upgrade', plan: { id: 'premium' }, from: 'starter' } });
+    // An upgrade from the free plan is bought as a subscription.
+    expect(
+      resume('type=upgrade', { kind: 'subscription', item_id: 'starter', from_plan: 'free' }),
+    ).toMatchObject({ order: { kind: 'upgrade', plan: { id: 'starter' }, from: 'free' } });
+    expect(resume('type=training', { kind: 'subscription', item_id: 'premium' })).toMatchObject({
+      order: { kind: 'training-plan', plan: { id: 'premium' } },
+    });
+    expect(
+      resume('type=training&quantity=3&price=45', {
+        kind: 'training_slots',
+        item_id: 'training_3',
+      }),
+    ).toMatchObject({ order: { kind: 'training-pack', pack: { quantity: 3 } } });
+    expect(
+      resume('style=creative', { kind: 'generation', item_id: 'generation_order' }),
+    ).toMatchObject({
+      type: 'generation',
+      order: { kind: 'generation', userId: 'u1', style: 'creative' },
+    });
+    expect(resume('type=credits', { kind: 'upgrade', item_id: 'premium' }).error).toBe(
+      MESSAGES.paymentIntentOtherOrder,
+    );
   });
 
   it('rejects an unknown type', () => {

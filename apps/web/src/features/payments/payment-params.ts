@@ -1,9 +1,13 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
+import type { PaymentIntentDetails } from './billing-api';
 import {
+  findComingSoonCreditPack,
   findCreditPackage,
   findPlan,
+  findSubscriptionItem,
   findTrainingPack,
-  findUpgradeOffer,
+  formatDollars,
+  trainingPackById,
   type CreditPackage,
   type Plan,
   type TrainingPack,
@@ -21,16 +25,31 @@ export type PaymentOrder =
   | { kind: 'training-slot'; pack: TrainingPack }
   /** type=training&quantity&price: the additional-training flow. */
   | { kind: 'training-pack'; pack: TrainingPack }
-  /** type=upgrade&from=plan: to the stored target plan. */
-  | { kind: 'upgrade'; plan: Plan; from: string; priceCents: number }
+  /** type=upgrade&from=plan: to the stored target plan, prorated by the server. */
+  | { kind: 'upgrade'; plan: Plan; from: string }
   /** type=credits&pack: a purchasable credit package. */
   | { kind: 'credits'; pack: CreditPackage }
   /** type=generation&user_id (style, prompt): one generation order. */
   | { kind: 'generation'; userId: string; style: string; prompt: string };
 
+/** Where a refused order sends the user to choose again. */
+export interface Recovery {
+  to: string;
+  label: string;
+}
+
 export type ParsedPayment =
-  | { type: PaymentType | string; order: PaymentOrder; error?: undefined }
-  | { type: PaymentType | string; order?: undefined; error: string };
+  | {
+      type: PaymentType | string;
+      order: PaymentOrder;
+      error?: undefined;
+      /** Said above the order, e.g. a price in the address that is not the catalogue's. */
+      notice?: string;
+    }
+  | { type: PaymentType | string; order?: undefined; error: string; recovery?: Recovery };
+
+const CHOOSE_CREDITS: Recovery = { to: '/credits', label: 'Choose a credit package' };
+const CHOOSE_PLAN: Recovery = { to: '/pricing', label: 'Choose a plan' };
 
 /** The post-payment result page's defaults (product spec, /results). */
 export const DEFAULT_GENERATION_STYLE = 'professional';
@@ -55,10 +74,10 @@ export function parsePaymentParams(
   context: { selectedPlan: SelectedPlan | null; currentPlan?: string | null },
 ): ParsedPayment {
   const type = trimmed(params, 'type') ?? 'generation';
-  const invalid = (error: string = MESSAGES.invalidPaymentType): ParsedPayment => ({
-    type,
-    error,
-  });
+  const invalid = (
+    error: string = MESSAGES.invalidPaymentType,
+    recovery?: Recovery,
+  ): ParsedPayment => (recovery ? { type, error, recovery } : { type, error });
 
   switch (type) {
     case 'training': {
@@ -67,9 +86,16 @@ export function parsePaymentParams(
       if (quantity !== null || price !== null) {
         if (quantity === null || price === null || !/^\d+$/.test(quantity)) return invalid();
         const pack = findTrainingPack(Number(quantity));
-        // The price in the address must be the pack's own: what is shown is what is charged.
-        if (!pack || dollarsToCents(price) !== pack.price_cents) return invalid();
-        return { type, order: { kind: 'training-pack', pack } };
+        const linkCents = dollarsToCents(price);
+        if (!pack || linkCents === null) return invalid();
+        // The catalogue's price is the one charged; a different one in the address is said.
+        return linkCents === pack.price_cents
+          ? { type, order: { kind: 'training-pack', pack } }
+          : {
+              type,
+              order: { kind: 'training-pack', pack },
+              notice: `This link says ${formatDollars(linkCents)}; the current price is ${formatDollars(pack.price_cents)}.`,
+            };
       }
       const selected = context.selectedPlan;
       const plan = selected ? findPlan(selected.planId) : undefined;
@@ -79,15 +105,17 @@ export function parsePaymentParams(
     }
     case 'upgrade': {
       const target = context.selectedPlan ? findPlan(context.selectedPlan.planId) : undefined;
-      if (!target) return invalid(MESSAGES.noTargetPlan);
+      if (!target) return invalid(MESSAGES.noTargetPlan, CHOOSE_PLAN);
       const from = trimmed(params, 'from') ?? context.currentPlan ?? 'free';
-      const priceCents = findUpgradeOffer(target.id)?.price_cents ?? target.price_cents;
-      return { type, order: { kind: 'upgrade', plan: target, from, priceCents } };
+      return { type, order: { kind: 'upgrade', plan: target, from } };
     }
     case 'credits': {
       const packId = trimmed(params, 'pack');
       const pack = packId ? findCreditPackage(packId) : undefined;
-      if (!pack) return invalid(MESSAGES.invalidCreditPack);
+      // Published by the pricing call as Coming Soon: said so, with the packages on sale.
+      if (!pack && packId && findComingSoonCreditPack(packId))
+        return invalid(MESSAGES.creditPackComingSoon, CHOOSE_CREDITS);
+      if (!pack) return invalid(MESSAGES.invalidCreditPack, CHOOSE_CREDITS);
       return { type, order: { kind: 'credits', pack } };
     }
     case 'generation': {
@@ -149,4 +177,92 @@ export function generationResultPath(
     prompt: order.prompt,
   });
   return `/results/${encodeURIComponent(order.userId)}?${query.toString()}`;
+}
+
+/** The payment kinds each page type sells (an upgrade from the free plan is a subscription). */
+const KINDS_OF_TYPE: Record<PaymentType, readonly string[]> = {
+  training: ['subscription', 'training_slots'],
+  upgrade: ['upgrade', 'subscription'],
+  credits: ['credits'],
+  generation: ['generation'],
+};
+
+/**
+ * The order a created intent pays for (/payment?payment_intent=...): read from the intent itself,
+ * so a reload or a bank's 3-D Secure return resumes it whatever else the address says; an
+ * address whose type names another purchase is refused.
+ */
+export function orderFromIntent(
+  intent: Pick<PaymentIntentDetails, 'kind' | 'item_id' | 'from_plan'>,
+  params: URLSearchParams,
+  context: { userId: string },
+): ParsedPayment {
+  const named = trimmed(params, 'type');
+  const type = named ?? typeOfKind(intent.kind);
+  const invalid = (): ParsedPayment => ({ type, error: MESSAGES.paymentIntentOtherOrder });
+  if (named && !(KINDS_OF_TYPE[named as PaymentType] ?? []).includes(intent.kind)) return invalid();
+  switch (intent.kind) {
+    case 'credits': {
+      const pack = findCreditPackage(intent.item_id);
+      return pack ? { type, order: { kind: 'credits', pack } } : invalid();
+    }
+    case 'training_slots': {
+      const pack = trainingPackById(intent.item_id);
+      if (!pack) return invalid();
+      return {
+        type,
+        order: { kind: params.has('quantity') ? 'training-pack' : 'training-slot', pack },
+      };
+    }
+    case 'subscription': {
+      const item = findSubscriptionItem(intent.item_id);
+      if (!item) return invalid();
+      if (type === 'upgrade')
+        return {
+          type,
+          order: { kind: 'upgrade', plan: item.plan, from: intent.from_plan ?? 'free' },
+        };
+      const selected: SelectedPlan = {
+        planId: item.plan.id,
+        type: 'subscription',
+        planName: item.plan.name,
+        price: item.price_cents,
+        credits: item.plan.credits,
+      };
+      return { type, order: { kind: 'training-plan', plan: item.plan, selected } };
+    }
+    case 'upgrade': {
+      const plan = findPlan(intent.item_id);
+      return plan
+        ? { type, order: { kind: 'upgrade', plan, from: intent.from_plan ?? 'free' } }
+        : invalid();
+    }
+    case 'generation':
+      return {
+        type,
+        order: {
+          kind: 'generation',
+          userId: trimmed(params, 'user_id') ?? context.userId,
+          style: trimmed(params, 'style') ?? DEFAULT_GENERATION_STYLE,
+          prompt: trimmed(params, 'prompt') ?? DEFAULT_GENERATION_PROMPT,
+        },
+      };
+    default:
+      return invalid();
+  }
+}
+
+function typeOfKind(kind: string): PaymentType {
+  if (kind === 'credits') return 'credits';
+  if (kind === 'upgrade') return 'upgrade';
+  if (kind === 'generation') return 'generation';
+  return 'training';
+}
+
+/** Where to choose again after a refused order of this type. */
+export function paymentRecovery(type: string): Recovery {
+  if (type === 'credits') return CHOOSE_CREDITS;
+  if (type === 'training' || type === 'upgrade') return CHOOSE_PLAN;
+  if (type === 'generation') return { to: '/generate', label: 'Back to generate' };
+  return { to: '/dashboard', label: 'Back to dashboard' };
 }

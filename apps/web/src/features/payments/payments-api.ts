@@ -77,13 +77,6 @@ export const createTrainingPurchase = (quantity: number) =>
     MESSAGES.trainingPurchaseFailed,
   );
 
-export const createUpgrade = (planId: string, currentPlan: string) =>
-  createIntent(
-    '/api/v1/payments/create-upgrade',
-    { plan_id: planId, current_plan: currentPlan, upgrade_immediately: true },
-    MESSAGES.upgradeFailed,
-  );
-
 export const createGenerationPayment = (order: { style?: string; prompt?: string }) =>
   createIntent('/api/v1/users/create-payment-intent', order, MESSAGES.generationPaymentFailed);
 

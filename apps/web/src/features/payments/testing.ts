@@ -1,13 +1,7 @@
 // Test fixtures for the payment screens (imported by tests only).
 import type { PricingResponse, SubscriptionResponse } from '@studioshot/contracts';
 import { fireEvent, screen } from '@testing-library/react';
-import {
-  COMING_SOON_CREDIT_PACKS,
-  CREDIT_PACKAGES,
-  PLANS,
-  TRAINING_PACKS,
-  UPGRADE_OFFERS,
-} from './catalogue';
+import { COMING_SOON_CREDIT_PACKS, CREDIT_PACKAGES, PLANS, TRAINING_PACKS } from './catalogue';
 
 /** What GET /api/v1/payments/pricing answers in test mode. */
 export function pricingAnswer(overrides: Partial<PricingResponse> = {}): PricingResponse {
@@ -26,9 +20,8 @@ export function pricingAnswer(overrides: Partial<PricingResponse> = {}): Pricing
     pricing_options: plans,
     subscription_plans: plans,
     onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
-    credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p })),
+    credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p, for_sale: false })),
     training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
-    upgrade_offers: UPGRADE_OFFERS.map((o) => ({ ...o })),
     training_fee_dollars: 25,
     free_credits_included: 0,
     currency: 'usd',
@@ -54,6 +47,9 @@ export function subscriptionAnswer(
     can_cancel: true,
     can_reactivate: false,
     features: { training_jobs: 5 },
+    next_charge: { date: '2026-12-22T12:00:00.000Z', amount_cents: 1999, currency: 'usd' },
+    allowance_resets_at: '2026-12-22T12:00:00.000Z',
+    renewal_problem: null,
     ...overrides,
   };
 }

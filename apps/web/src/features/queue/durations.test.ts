@@ -7,14 +7,23 @@ import {
   resultsEstimate,
   toWaitEstimate,
   trainingSecondsLeft,
+  type Duration,
   type WaitEstimate,
 } from './durations';
 
 const estimate = (medianSeconds: number, waitSeconds: number | null = 0): WaitEstimate => ({
   jobsAhead: 0,
   workers: waitSeconds === null ? 0 : 1,
+  workerConnected: waitSeconds !== null,
   medianSeconds,
   waitSeconds,
+});
+
+/** Nothing measured yet, with a worker connected (and, when `ahead`, tasks waiting). */
+const unmeasured = (ahead = false): Duration => ({
+  medianSeconds: null,
+  waitSeconds: ahead ? null : 0,
+  workerConnected: true,
 });
 
 describe('reading the queue estimate', () => {
@@ -28,7 +37,13 @@ describe('reading the queue estimate', () => {
         median_duration_seconds: 14,
         estimated_wait_seconds: 28,
       }),
-    ).toEqual({ jobsAhead: 2, workers: 1, medianSeconds: 14, waitSeconds: 28 });
+    ).toEqual({
+      jobsAhead: 2,
+      workers: 1,
+      workerConnected: true,
+      medianSeconds: 14,
+      waitSeconds: 28,
+    });
   });
 
   it('has no wait while no worker is connected: nothing would run the task', () => {
@@ -42,8 +57,11 @@ describe('reading the queue estimate', () => {
     expect(expectedSeconds(read)).toBeNull();
   });
 
-  it('is null for an answer without the figures', () => {
+  it('is null for an answer without the figures (nothing measured yet: no promise)', () => {
     expect(toWaitEstimate(undefined)).toBeNull();
+    expect(
+      toWaitEstimate({ workers: 1, median_duration_seconds: null, sample_size: 0 }),
+    ).toBeNull();
     expect(toWaitEstimate({ workers: 1 })).toBeNull();
     expect(toWaitEstimate({ workers: 1, median_duration_seconds: 'soon' })).toBeNull();
   });
@@ -51,6 +69,7 @@ describe('reading the queue estimate', () => {
   it('expects the wait plus a typical run', () => {
     expect(expectedSeconds(estimate(14, 28))).toBe(42);
     expect(expectedSeconds(undefined)).toBeNull();
+    expect(expectedSeconds(unmeasured())).toBeNull();
   });
 });
 
@@ -110,9 +129,18 @@ describe('the landing page’s time to results', () => {
     });
   });
 
+  it('keeps the spec’s words before anything is measured, unless what is measured takes longer', () => {
+    const claim = { phrase: 'under 10 minutes', short: '< 10 min' };
+    expect(resultsEstimate(unmeasured(), unmeasured())).toEqual(claim);
+    expect(resultsEstimate(unmeasured(true), unmeasured())).toEqual(claim);
+    expect(resultsEstimate(estimate(14), unmeasured())).toEqual(claim);
+    expect(resultsEstimate(estimate(20 * 60), unmeasured())).toBeNull();
+  });
+
   it('promises nothing while either is unknown or no worker is connected', () => {
     expect(resultsEstimate(undefined, estimate(2))).toBeNull();
     expect(resultsEstimate(estimate(14, null), estimate(2))).toBeNull();
+    expect(resultsEstimate(unmeasured(), { ...unmeasured(), workerConnected: false })).toBeNull();
   });
 });
 

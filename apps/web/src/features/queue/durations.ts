@@ -2,30 +2,41 @@ import { api } from '../../lib/api';
 
 /**
  * Every duration the app promises comes from here, computed from the queue's wait-time estimate
- * (GET /api/v1/queue/estimate/wait-time/{task_type}/{priority}): the tasks ahead, the workers
- * connected, and the median run time of the type's recent tasks as the engine really ran them.
- * The spec's phrases ('15-30 minutes', '10-30 seconds'...) are used when the figure falls in
- * them; otherwise the figure itself, rounded. With no figure, nothing is promised.
+ * (GET /api/v1/queue/estimate/wait-time/{task_type}/{priority}, or the public one for anyone):
+ * the tasks ahead, the workers connected, and the median run time of the type's recent tasks as
+ * the engine really ran them. The spec's phrases ('15-30 minutes', '10-30 seconds'...) are used
+ * when the figure falls in them; otherwise the figure itself, rounded. With no figure, nothing
+ * is promised; before any run has been measured the landing page keeps the spec's own words.
  */
 
 /** The tasks whose durations the pages talk about. */
 export type EstimatedTask = 'training' | 'generation';
 
-export interface WaitEstimate {
+/** How long a task submitted now takes: what both estimates say. */
+export interface Duration {
+  /** Median run time of the type's recent completed tasks; null while none was measured. */
+  medianSeconds: number | null;
+  /** Until a task submitted now starts; null while no worker is connected or it cannot be told. */
+  waitSeconds: number | null;
+  /** Whether a worker that would run it is connected. */
+  workerConnected: boolean;
+}
+
+export interface WaitEstimate extends Duration {
   /** Waiting tasks of equal or better priority: they run first. */
   jobsAhead: number;
   workers: number;
-  /** Median run time of the type's recent completed tasks (the API's typical figure before any). */
   medianSeconds: number;
-  /** Until a task submitted now starts; null while no worker is connected. */
-  waitSeconds: number | null;
 }
 
 function num(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-/** Reads the estimate's answer; null when it lacks the figures. */
+/**
+ * Reads the signed-in estimate's answer; null when it lacks the figures (as before any run has
+ * been measured: the pages then promise nothing).
+ */
 export function toWaitEstimate(body: unknown): WaitEstimate | null {
   if (typeof body !== 'object' || body === null) return null;
   const record = body as Record<string, unknown>;
@@ -35,6 +46,7 @@ export function toWaitEstimate(body: unknown): WaitEstimate | null {
   return {
     jobsAhead: num(record.jobs_ahead) ?? 0,
     workers,
+    workerConnected: workers > 0,
     medianSeconds,
     // Nothing would run a task while no worker is connected: no promise then.
     waitSeconds: workers === 0 ? null : num(record.estimated_wait_seconds),
@@ -50,9 +62,9 @@ export async function fetchWaitEstimate(
   );
 }
 
-/** From submitting a task now until it is done: the wait plus a typical run; null with no worker. */
-export function expectedSeconds(estimate: WaitEstimate | null | undefined): number | null {
-  if (!estimate || estimate.waitSeconds === null) return null;
+/** From submitting a task now until it is done: the wait plus a typical run; null when unknown. */
+export function expectedSeconds(estimate: Duration | null | undefined): number | null {
+  if (!estimate || estimate.waitSeconds === null || estimate.medianSeconds === null) return null;
   return estimate.waitSeconds + estimate.medianSeconds;
 }
 
@@ -69,8 +81,15 @@ export const SPEC_PHRASES: Record<EstimatedTask, { min: number; max: number; tex
   ],
 };
 
-/** The landing page's claim, used when true. */
+/** The landing page's claim (product spec: 'results in under 10 minutes'), used when true. */
 export const RESULTS_CLAIM_SECONDS = 10 * 60;
+export const RESULTS_CLAIM = { phrase: 'under 10 minutes', short: '< 10 min' } as const;
+
+/** The time to results as the landing page and /auth say it. */
+export interface ResultsEstimate {
+  phrase: string;
+  short: string;
+}
 
 /** 'a few seconds', 'about 40 seconds', 'about 4 minutes', 'about 1.5 hours'. */
 export function approximateDuration(seconds: number): string {
@@ -91,20 +110,22 @@ export function durationPhrase(task: EstimatedTask, seconds: number | null): str
 }
 
 /**
- * Photos in to headshots out: a training and a generation submitted now. 'under 10 minutes' (the
- * spec's claim) when that is what the queue and the engine give, else the figure; null when
- * either is unknown.
+ * Photos in to headshots out: a training and a generation submitted now. Measured: 'under 10
+ * minutes' (the spec's claim) when that is what the queue and the engine give, else the figure.
+ * Not yet measured: the spec's claim, unless what was measured already takes longer. No worker
+ * connected for either, or no answer: null, nothing is promised.
  */
 export function resultsEstimate(
-  training: WaitEstimate | null | undefined,
-  generation: WaitEstimate | null | undefined,
-): { phrase: string; short: string } | null {
+  training: Duration | null | undefined,
+  generation: Duration | null | undefined,
+): ResultsEstimate | null {
+  if (!training?.workerConnected || !generation?.workerConnected) return null;
   const train = expectedSeconds(training);
   const generate = expectedSeconds(generation);
+  const known = (train ?? 0) + (generate ?? 0);
+  if (known < RESULTS_CLAIM_SECONDS) return { ...RESULTS_CLAIM };
   if (train === null || generate === null) return null;
-  const total = train + generate;
-  if (total < RESULTS_CLAIM_SECONDS) return { phrase: 'under 10 minutes', short: '< 10 min' };
-  return { phrase: approximateDuration(total), short: `~${formatGpuTime(total)}` };
+  return { phrase: approximateDuration(known), short: `~${formatGpuTime(known)}` };
 }
 
 /**

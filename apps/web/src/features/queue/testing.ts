@@ -21,3 +21,30 @@ export function waitEstimateAnswers(
   }
   return handlers;
 }
+
+/**
+ * A stub answer of the public estimate (GET /api/v1/queue/estimate/public), keyed for stubApi:
+ * each kind of work's measured median (null: none yet) and wait (null: no worker connected).
+ */
+export function publicEstimateAnswer(
+  figures: Record<'training' | 'generation', { median: number | null; wait?: number | null }>,
+) {
+  const work = ({ median, wait = 0 }: { median: number | null; wait?: number | null }) => ({
+    median_duration_seconds: median,
+    sample_size: median === null ? 0 : 7,
+    estimated_wait_seconds: wait,
+    expected_seconds: wait === null || median === null ? null : wait + median,
+    worker_connected: wait !== null,
+  });
+  return {
+    'GET /api/v1/queue/estimate/public': (): [number, unknown] => [
+      200,
+      {
+        engine_kind: 'studio',
+        training: work(figures.training),
+        generation: work(figures.generation),
+        max_age_seconds: 60,
+      },
+    ],
+  };
+}

@@ -4,7 +4,6 @@ import {
   durationPhrase,
   expectedSeconds,
   fetchWaitEstimate,
-  resultsEstimate,
   type EstimatedTask,
 } from './durations';
 
@@ -15,8 +14,8 @@ const ESTIMATE_REFRESH_MS = 60_000;
 export const waitEstimateKey = (task: EstimatedTask) => ['queue', 'estimate', task] as const;
 
 /**
- * The queue's wait-time estimate for a `task` submitted now. The call needs a signed-in user, so
- * signed-out visitors get no estimate (and no promise) rather than a sign-in prompt.
+ * The queue's wait-time estimate for a `task` submitted now. The call needs a signed-in user;
+ * pages for anyone read the public estimate instead (use-public-estimate.ts).
  */
 export function useWaitEstimate(task: EstimatedTask, enabled = true) {
   const { status } = useSession();
@@ -37,13 +36,6 @@ export function useWaitEstimate(task: EstimatedTask, enabled = true) {
 export function useExpectedDuration(task: EstimatedTask): string | null {
   const estimate = useWaitEstimate(task);
   return durationPhrase(task, expectedSeconds(estimate.data));
-}
-
-/** Photos in to headshots out, for the landing page; null for signed-out visitors. */
-export function useResultsEstimate() {
-  const training = useWaitEstimate('training');
-  const generation = useWaitEstimate('generation');
-  return resultsEstimate(training.data, generation.data);
 }
 
 /**

@@ -7,6 +7,8 @@ import { AlertIcon, SparkIcon } from '../../components/icons';
 import { StatusBadge } from './StatusBadge';
 import { clampProgress, isActiveStatus, shortId, type ModelRow } from './training-logic';
 
+const EMPTY: ReadonlySet<string> = new Set();
+
 /** Navigation state of /training/{id} opened from this list: the redirect waits 3 s, not 2. */
 export const FROM_MODEL_LIST = { from: 'models' } as const;
 
@@ -14,10 +16,14 @@ function ModelItem({
   row,
   hasCredits,
   onGenerate,
+  onDelete,
+  deleting,
 }: {
   row: ModelRow;
   hasCredits: boolean;
   onGenerate: (modelId: string) => void;
+  onDelete?: (row: ModelRow) => void;
+  deleting: boolean;
 }) {
   const titleId = useId();
   const created = formatDate(row.created_at);
@@ -51,7 +57,12 @@ function ModelItem({
           )}
         </div>
         <div className="flex shrink-0 flex-col items-stretch gap-1 sm:items-end">
-          {row.status === 'completed' ? (
+          {deleting ? (
+            <p role="status" className="flex items-center gap-2 text-sm text-stone-600">
+              <Spinner className="size-4" />
+              Deleting...
+            </p>
+          ) : row.status === 'completed' ? (
             <>
               <button
                 type="button"
@@ -76,6 +87,16 @@ function ModelItem({
               Training...
             </button>
           )}
+          {onDelete && !deleting && (
+            <button
+              type="button"
+              onClick={() => onDelete(row)}
+              aria-label={`Delete model ${row.name}`}
+              className={buttonClass('ghost', 'sm')}
+            >
+              Delete
+            </button>
+          )}
         </div>
       </article>
     </li>
@@ -95,6 +116,8 @@ export function TrainedModels({
   onGenerate,
   onTrainFirst,
   trainAction,
+  onDelete,
+  deleting = EMPTY,
 }: {
   rows: readonly ModelRow[];
   loading: boolean;
@@ -103,6 +126,10 @@ export function TrainedModels({
   onTrainFirst: () => void;
   /** The section's Train New Model control. */
   trainAction?: ReactNode;
+  /** Each model's Delete action (the dashboard confirms first). */
+  onDelete?: (row: ModelRow) => void;
+  /** Models being deleted: shown so until they are gone. */
+  deleting?: ReadonlySet<string>;
 }) {
   const active = rows.filter((row) => isActiveStatus(row.status));
   return (
@@ -157,7 +184,14 @@ export function TrainedModels({
       ) : (
         <ul className="mt-2 divide-y divide-stone-100">
           {rows.map((row) => (
-            <ModelItem key={row.id} row={row} hasCredits={hasCredits} onGenerate={onGenerate} />
+            <ModelItem
+              key={row.id}
+              row={row}
+              hasCredits={hasCredits}
+              onGenerate={onGenerate}
+              onDelete={onDelete}
+              deleting={deleting.has(row.id)}
+            />
           ))}
         </ul>
       )}

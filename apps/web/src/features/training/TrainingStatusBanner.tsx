@@ -60,7 +60,8 @@ const TONES = {
  * Global status banner (product spec): training shows the model name, percent and a bar;
  * completed reads '{name} ready! Click to generate'; failed '{name} failed. Click to retry'.
  * Training and completed lead to /generate, failed to /upload. Dismissible per job and status.
- * It sits at the bottom of the screen; the signed-in footer keeps room for it.
+ * It sits in the shell's status area at the bottom of the screen; the signed-in footer keeps room
+ * for it.
  */
 export function TrainingStatusBanner() {
   const jobs = useTrainingJobs();
@@ -77,11 +78,10 @@ export function TrainingStatusBanner() {
   const to = kind === 'failed' ? '/upload' : '/generate';
 
   return (
-    // Fixed to the bottom of the screen, out of the page's flow: it arrives after the jobs poll,
-    // and pushing the page down then would make everything jump (layout shift).
+    // In the shell's status area, fixed to the bottom of the screen (AppShell).
     <aside
       aria-label="Training status"
-      className={`fixed inset-x-0 bottom-0 z-40 border-t shadow-[0_-4px_16px_rgb(28_25_23/0.08)] ${TONES[kind]}`}
+      className={`border-t shadow-[0_-4px_16px_rgb(28_25_23/0.08)] ${TONES[kind]}`}
     >
       <div className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-2 sm:gap-3 sm:px-6">
         <Link

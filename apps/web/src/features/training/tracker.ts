@@ -84,6 +84,14 @@ export function observeJobs(jobs: readonly TrainingJob[]): void {
   setTimeout(() => window.dispatchEvent(new Event(STATUS_CHANGED_EVENT)), STATUS_EVENT_DELAY_MS);
 }
 
+/**
+ * The person is deleting this model: its training ending cancelled is what they asked for, not a
+ * failure to announce (in this tab or another).
+ */
+export function silenceJob(id: string): void {
+  announcements.claim(id, 'failed');
+}
+
 /** Test helper: forget what this tab has seen. */
 export function resetTrainingTracker(): void {
   seen = new Map();

@@ -7,6 +7,7 @@ import { CheckIcon, CrossIcon } from '../../components/icons';
 import { OutcomePanel } from '../../components/OutcomePanel';
 import { ProgressBar } from '../../components/ProgressBar';
 import type { setSummary } from './photo-state';
+import { PhotoRetentionNote } from '../settings/privacy-facts';
 
 type Summary = ReturnType<typeof setSummary>;
 
@@ -123,6 +124,7 @@ export function Requirements() {
         JPEG, PNG or WebP, up to 50MB each. Large photos are resized to 1024 px on this device
         before upload.
       </p>
+      <PhotoRetentionNote className="mt-3" />
     </section>
   );
 }

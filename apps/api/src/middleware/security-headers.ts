@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+
+/**
+ * The origins Stripe's security guide asks a Content-Security-Policy to allow for Stripe.js and
+ * Elements: the script and its frames on js.stripe.com (and its subdomains), redirects such as
+ * 3-D Secure through hooks.stripe.com, the API it calls, and the address autocomplete it may load.
+ * Frames that Stripe's own frames open (its fraud signals on m.stripe.network) are governed by
+ * those frames' policy, not ours.
+ */
+export const STRIPE_CSP_SOURCES = {
+  'script-src': ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://maps.googleapis.com'],
+  'frame-src': ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  'connect-src': ['https://api.stripe.com', 'https://maps.googleapis.com'],
+} as const;
+
+type Directives = Record<string, string[]>;
+
+/** Our directives on top of helmet's defaults; Stripe's origins only when Stripe takes the cards. */
+export function contentSecurityDirectives(paymentProvider: 'test' | 'stripe'): Directives {
+  const directives: Directives = {
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'connect-src': ["'self'"],
+  };
+  if (paymentProvider === 'stripe') {
+    // Each of these is 'self' otherwise (helmet's script-src, our connect-src, and default-src
+    // for frames): Stripe's origins are added to it.
+    for (const [name, sources] of Object.entries(STRIPE_CSP_SOURCES)) {
+      directives[name] = [...(directives[name] ?? ["'self'"]), ...sources];
+    }
+  }
+  return directives;
+}
+
+/** helmet's headers, with the Content-Security-Policy for the payment provider in use. */
+export function securityHeaders(paymentProvider: 'test' | 'stripe'): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: { directives: contentSecurityDirectives(paymentProvider) },
+  });
+}

@@ -1,0 +1,306 @@
+import { MESSAGES } from '@studioshot/contracts';
+import type Stripe from 'stripe';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { StripePaymentProvider } from '../repositories/payment-providers/stripe-provider.js';
+import { subscriptionState } from '../repositories/payment-providers/stripe-provider.js';
+import type { Payment, PaymentsRepository } from '../repositories/payments.repository.js';
+import type {
+  StripeBillingRepository,
+  StripeSubscriptionRow,
+  StripeSubscriptionState,
+} from '../repositories/stripe-billing.repository.js';
+import type { PaymentsService } from './payments.service.js';
+import type { RenewalsService } from './renewals.service.js';
+
+/** The events we act on; every other verified event is acknowledged and ignored. */
+export const HANDLED_EVENTS = [
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+] as const;
+type HandledEvent = Extract<Stripe.Event, { type: (typeof HANDLED_EVENTS)[number] }>;
+
+/** Answered for an event that cannot be applied yet: Stripe delivers it again later. */
+export const EVENT_NOT_READY = 'This event cannot be applied yet; it will be delivered again.';
+
+/**
+ * An event that cannot be applied yet (a renewal reported before the subscription's first payment
+ * took effect): a 503, so Stripe delivers it again later, by when its predecessor has come.
+ */
+export class EventNotReady extends AppError {
+  constructor(readonly reason: string) {
+    super('service_unavailable', EVENT_NOT_READY);
+  }
+}
+
+const isHandled = (event: Stripe.Event): event is HandledEvent =>
+  (HANDLED_EVENTS as readonly string[]).includes(event.type);
+
+/** The subscription an invoice bills (its parent since 2025, a field of its own before). */
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | undefined {
+  const parent = invoice.parent?.subscription_details?.subscription;
+  const legacy = (invoice as { subscription?: string | { id: string } | null }).subscription;
+  const subscription = parent ?? legacy;
+  return typeof subscription === 'string' ? subscription : subscription?.id;
+}
+
+/** The service period an invoice pays: its subscription line's period. */
+function invoicePeriod(invoice: Stripe.Invoice): { start: Date; end: Date } | undefined {
+  const line = invoice.lines?.data.find((l) => l.period && l.period.end > l.period.start);
+  return line
+    ? { start: new Date(line.period.start * 1000), end: new Date(line.period.end * 1000) }
+    : undefined;
+}
+
+/**
+ * Stripe Billing's side of our subscriptions. Webhook events are verified on the raw body, then
+ * handled exactly once (each event id is claimed in the database) and in any order: a renewal is
+ * recorded per billing period (RenewalsService grants a period once however often it is told),
+ * and a subscription's state is taken from the newest snapshot Stripe sent, by its time, never
+ * by when it arrived. Cancelling and reactivating go through Stripe first.
+ */
+export class StripeWebhooksService {
+  constructor(
+    private readonly deps: {
+      stripe: Stripe;
+      secret: string;
+      toleranceSeconds: number;
+      billing: StripeBillingRepository;
+      payments: PaymentsService;
+      paymentsRepo: PaymentsRepository;
+      renewals: RenewalsService;
+      /** Stripe mode only: test mode takes Stripe-signed events but has no Stripe Billing. */
+      provider?: StripePaymentProvider;
+      logger: Logger;
+    },
+  ) {}
+
+  /** A delivery: the signature is checked on the raw bytes before anything else is read. */
+  async receive(rawBody: Buffer, signature: string | undefined): Promise<void> {
+    if (!signature) throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
+    let event: Stripe.Event;
+    try {
+      event = this.deps.stripe.webhooks.constructEvent(
+        rawBody,
+        signature,
+        this.deps.secret,
+        this.deps.toleranceSeconds,
+      );
+    } catch {
+      throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
+    }
+    if (!isHandled(event)) return;
+    if (!(await this.deps.billing.claimEvent(event.id, event.type))) return;
+    try {
+      await this.handle(event);
+    } catch (error) {
+      // Not handled: the next delivery of this event tries again.
+      await this.deps.billing.releaseEvent(event.id);
+      if (error instanceof EventNotReady)
+        this.deps.logger.info({ eventId: event.id, reason: error.reason }, 'event deferred');
+      throw error;
+    }
+    await this.deps.billing.markProcessed(event.id);
+  }
+
+  private async handle(event: HandledEvent): Promise<void> {
+    switch (event.type) {
+      case 'payment_intent.succeeded':
+      case 'payment_intent.payment_failed':
+        // A subscription's first payment takes effect by its invoice, which names the period.
+        if (
+          event.type === 'payment_intent.succeeded' &&
+          (await this.deps.billing.findByFirstIntent(event.data.object.id))
+        )
+          return;
+        return this.deps.payments.paymentIntentEvent(event.type, event.data.object);
+      case 'invoice.paid':
+        return this.invoicePaid(event.data.object);
+      case 'invoice.payment_failed':
+        return this.invoiceFailed(event.data.object);
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return this.subscriptionChanged(event.data.object, new Date(event.created * 1000));
+    }
+  }
+
+  private async subscriptionOf(
+    invoice: Stripe.Invoice,
+  ): Promise<StripeSubscriptionRow | undefined> {
+    const id = invoiceSubscriptionId(invoice);
+    const row = id ? await this.deps.billing.find(id) : undefined;
+    if (!row)
+      this.deps.logger.warn(
+        { invoiceId: invoice.id, subscriptionId: id },
+        'invoice event for a subscription we did not make',
+      );
+    return row;
+  }
+
+  /** The payment the subscription's first invoice settles: what the checkout page confirms. */
+  private async firstPayment(row: StripeSubscriptionRow): Promise<Payment | undefined> {
+    return this.deps.paymentsRepo.findByIntent(row.first_intent_id);
+  }
+
+  /**
+   * An invoice paid: the first one activates the plan (the same fulfilment as the page's confirm
+   * call, so whichever comes first grants it), each later one pays its billing period.
+   */
+  private async invoicePaid(invoice: Stripe.Invoice): Promise<void> {
+    const row = await this.subscriptionOf(invoice);
+    const period = invoicePeriod(invoice);
+    if (!row || !period) return;
+    const first = await this.firstPayment(row);
+    if (!first) return;
+    if (invoice.billing_reason === 'subscription_create') {
+      await this.deps.payments.fulfil(first, {
+        id: first.provider_intent_id,
+        client_secret: '',
+        amount: invoice.amount_paid,
+        currency: invoice.currency,
+        status: 'succeeded',
+        metadata: {},
+        period,
+      });
+      // A cancellation Stripe reported (an event) before the plan took effect applies to it now.
+      const held = await this.deps.billing.find(row.id);
+      if (held?.state_at) await this.mirror(held);
+      return;
+    }
+    if (!first.fulfilled_at)
+      throw new EventNotReady(`renewal of ${row.id} before its first payment took effect`);
+    await this.deps.renewals.recordRenewalPaid(row.user_id, period.start, {
+      provider: 'stripe',
+      reference: invoice.id!,
+      amountCents: invoice.amount_paid,
+      currency: invoice.currency,
+      periodEnd: period.end,
+    });
+  }
+
+  /** A renewal charge failed: Stripe retries it (next_payment_attempt), or gives up (null). */
+  private async invoiceFailed(invoice: Stripe.Invoice): Promise<void> {
+    // The first invoice is paid on the checkout page, which shows its decline there.
+    if (invoice.billing_reason === 'subscription_create') return;
+    const row = await this.subscriptionOf(invoice);
+    const period = invoicePeriod(invoice);
+    if (!row || !period) return;
+    const first = await this.firstPayment(row);
+    if (!first?.fulfilled_at)
+      throw new EventNotReady(`failed renewal of ${row.id} before its first payment took effect`);
+    await this.deps.renewals.recordRenewalFailed(row.user_id, period.start, {
+      provider: 'stripe',
+      // Each attempt fails once: Stripe counts them on the invoice.
+      reference: `${invoice.id}:${invoice.attempt_count}`,
+      amountCents: invoice.amount_due,
+      currency: invoice.currency,
+      message: MESSAGES.renewalNotReceived,
+      nextAttemptAt: invoice.next_payment_attempt
+        ? new Date(invoice.next_payment_attempt * 1000)
+        : null,
+    });
+  }
+
+  /** Stripe's snapshot of a subscription as of `at`: kept only when newer than the one held. */
+  private async subscriptionChanged(subscription: Stripe.Subscription, at: Date): Promise<void> {
+    await this.applyState(subscription.id, subscriptionState(subscription), at, subscription);
+  }
+
+  private async applyState(
+    id: string,
+    state: StripeSubscriptionState,
+    at: Date,
+    subscription?: Pick<Stripe.Subscription, 'cancellation_details'>,
+  ): Promise<void> {
+    const applied = await this.deps.billing.applyState(id, state, at);
+    if (!applied) return;
+    await this.mirror(applied, subscription?.cancellation_details?.reason === 'payment_failed');
+  }
+
+  /**
+   * Our subscription follows the Stripe subscription that paid for it: cancelling at period end
+   * or not, or ended. A subscription that never took effect (abandoned at checkout) or that
+   * another one replaced changes nothing.
+   */
+  private async mirror(row: StripeSubscriptionRow, endedByFailedPayment = false): Promise<void> {
+    const first = await this.firstPayment(row);
+    if (!first?.fulfilled_at) return;
+    const live = await this.deps.billing.liveForUser(row.user_id);
+    if (row.status === 'canceled') {
+      if (live && live.id !== row.id) return;
+      const ended = await this.deps.renewals.endSubscription(
+        row.user_id,
+        endedByFailedPayment ? 'renewal_failed' : 'cancelled',
+      );
+      if (ended) this.deps.logger.info({ subscriptionId: row.id }, 'Stripe ended a subscription');
+      return;
+    }
+    if (live?.id !== row.id) return;
+    // Conditional on our state: setting what already holds changes nothing.
+    await this.deps.paymentsRepo.setCancelling(row.user_id, row.cancel_at_period_end);
+  }
+
+  /**
+   * Cancel at period end (or keep) the user's Stripe subscription, before our own record changes.
+   * Answers false when the user has no live Stripe subscription (nothing to tell Stripe).
+   */
+  async setCancelAtPeriodEnd(userId: string, cancel: boolean): Promise<boolean> {
+    const provider = this.deps.provider;
+    const row = provider ? await this.deps.billing.liveForUser(userId) : undefined;
+    if (!provider || !row) return false;
+    const state = await provider.setCancelAtPeriodEnd(row.id, cancel);
+    // Stripe's answer is its newest state; the event it also sends will be older or the same.
+    await this.deps.billing.applyState(row.id, state, new Date());
+    return true;
+  }
+
+  /** An upgrade took effect here: the user's Stripe subscription bills the new plan from now. */
+  async planChanged(userId: string, itemId: string): Promise<void> {
+    const provider = this.deps.provider;
+    const row = provider ? await this.deps.billing.liveForUser(userId) : undefined;
+    if (!provider || !row) return;
+    // Recorded first: reconciliation finishes the move if Stripe cannot be reached now.
+    await this.deps.billing.setItem(row.id, itemId);
+    await provider.moveSubscriptionTo(row.id, itemId);
+  }
+
+  /**
+   * Reconciliation, run by the renewal job before it decides anything for a Stripe subscriber:
+   * reads the subscription back from Stripe, with its recent paid invoices, and applies what a
+   * lost or late webhook would have (a paid period, a cancellation, the end). Everything applied
+   * is as idempotent as the events themselves.
+   */
+  async reconcile(userId: string): Promise<void> {
+    const provider = this.deps.provider;
+    const row = provider ? await this.deps.billing.liveForUser(userId) : undefined;
+    if (!provider || !row) return;
+    // Oldest first: a renewal is recorded after the payment that started the plan.
+    for (const paidInvoice of (await provider.recentPaidInvoices(row.id)).reverse()) {
+      if (invoiceSubscriptionId(paidInvoice) !== row.id) continue;
+      try {
+        await this.invoicePaid(paidInvoice);
+      } catch (error) {
+        if (!(error instanceof EventNotReady)) throw error;
+      }
+    }
+    const state = await provider.retrieveSubscription(row.id);
+    // An upgrade whose move at Stripe failed when it was paid.
+    if (state && state.status !== 'canceled')
+      await provider.moveSubscriptionTo(row.id, row.item_id);
+    // Stripe no longer knows it (the customer was deleted): it has ended.
+    await this.applyState(row.id, state ?? { ...stateOf(row), status: 'canceled' }, new Date());
+  }
+}
+
+function stateOf(row: StripeSubscriptionRow): StripeSubscriptionState {
+  return {
+    status: row.status,
+    cancelAtPeriodEnd: row.cancel_at_period_end,
+    currentPeriodStart: row.current_period_start,
+    currentPeriodEnd: row.current_period_end,
+  };
+}

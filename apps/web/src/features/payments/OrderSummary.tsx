@@ -1,0 +1,176 @@
+import { cardClass } from '../../components/ui';
+import type { UpgradeProration } from './billing-api';
+import { formatDate, formatDollars, planLabel, pricePerCredit } from './catalogue';
+import { CheckIcon } from './icons';
+import type { PaymentOrder } from './payment-params';
+
+interface Summary {
+  title: string;
+  lines: string[];
+  badge?: string | null;
+  /** Shown after the total, e.g. '/month'. */
+  per?: string;
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Summary {
+  switch (order.kind) {
+    case 'training-plan':
+      return {
+        title: `${order.plan.name} plan`,
+        lines: [
+          'Monthly subscription, cancel any time',
+          `${plural(order.plan.training_limit, 'personal AI model')}`,
+          `${order.plan.credits} headshot credits every month`,
+        ],
+        per: '/month',
+      };
+    case 'training-slot':
+      return {
+        title: 'Extra model training',
+        lines: ['1 additional model training', 'Train a new personal AI model from your photos'],
+      };
+    case 'training-pack':
+      return {
+        title: order.pack.quantity === 1 ? 'Extra model training' : 'Training pack',
+        lines: [
+          `${order.pack.quantity} additional model ${order.pack.quantity === 1 ? 'training' : 'trainings'}`,
+          'Train new personal AI models from your photos',
+        ],
+        badge: order.pack.savings,
+      };
+    case 'upgrade':
+      if (!proration) {
+        // Nothing running to prorate: the plan is bought as a new monthly subscription.
+        return {
+          title: `Upgrade to ${order.plan.name}`,
+          lines: [
+            `From your ${planLabel(order.from)} plan`,
+            `${plural(order.plan.training_limit, 'personal AI model')}`,
+            `${order.plan.credits} headshot credits every month`,
+            'Takes effect immediately',
+          ],
+          per: '/month',
+        };
+      }
+      return {
+        title: `Upgrade to ${order.plan.name}`,
+        lines: [
+          `From your ${planLabel(proration.from_plan)} plan, effective immediately`,
+          `${plural(order.plan.training_limit, 'personal AI model')}`,
+          proration.credits > 0
+            ? `${plural(proration.credits, 'extra credit')} now, for the rest of this month`
+            : 'Your monthly credits move up at your next billing date',
+          `Your billing date stays ${formatDate(proration.period_end)}`,
+        ],
+      };
+    case 'credits':
+      return {
+        title: order.pack.name,
+        lines: [
+          `${order.pack.credits} headshot credits`,
+          `$${pricePerCredit(order.pack)} per credit`,
+          'Credits never expire',
+        ],
+        badge: order.pack.savings,
+      };
+    case 'generation':
+      return {
+        title: 'Professional headshots',
+        lines: ['4 AI headshots at 1024x1024', `Style: ${order.style}`, `Prompt: ${order.prompt}`],
+      };
+  }
+}
+
+/** How an upgrade's amount was reached: what is credited and what is charged. */
+export function ProrationBreakdown({ proration }: { proration: UpgradeProration }) {
+  const from = planLabel(proration.from_plan);
+  const to = planLabel(proration.to_plan);
+  const days = proration.remaining_days;
+  const per = proration.billing_cycle === 'annual' ? 'year' : 'month';
+  return (
+    <div className="mt-6 border-t border-stone-200 pt-4">
+      <h3 className="text-sm font-semibold text-stone-900">How this is worked out</h3>
+      <dl className="mt-3 space-y-2 text-sm text-stone-700">
+        <div className="flex justify-between gap-4">
+          <dt className="min-w-0">
+            {to} for the rest of this period ({days} {days === 1 ? 'day' : 'days'})
+          </dt>
+          <dd className="shrink-0 tabular-nums">{formatDollars(proration.new_plan_cents)}</dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="min-w-0">Credit for unused {from} time</dt>
+          <dd className="shrink-0 text-accent-800 tabular-nums">
+            −{formatDollars(proration.credited_cents)}
+          </dd>
+        </div>
+        {proration.minimum_applied && (
+          <div className="flex justify-between gap-4">
+            <dt className="min-w-0">Raised to the smallest card payment</dt>
+            <dd className="shrink-0 tabular-nums">
+              +{formatDollars(proration.charged_cents - proration.prorated_cents)}
+            </dd>
+          </div>
+        )}
+      </dl>
+      <p className="mt-3 text-xs text-stone-500">
+        {to} is {formatDollars(proration.to_price_cents)} a {per} and {from}{' '}
+        {formatDollars(proration.from_price_cents)}: you pay the difference for the part of the
+        period left. From {formatDate(proration.period_end)} you pay{' '}
+        {formatDollars(proration.to_price_cents)} a {per}.
+      </p>
+    </div>
+  );
+}
+
+export function OrderSummary({
+  order,
+  amount,
+  proration = null,
+}: {
+  order: PaymentOrder;
+  amount: number;
+  proration?: UpgradeProration | null;
+}) {
+  const summary = summaryOf(order, proration);
+  return (
+    <section aria-labelledby="summary-heading" className={`${cardClass} p-6 sm:p-8`}>
+      <h2
+        id="summary-heading"
+        className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase"
+      >
+        Order summary
+      </h2>
+      <div className="mt-4 flex flex-wrap items-center gap-2">
+        <p className="font-display text-2xl font-semibold text-stone-950">{summary.title}</p>
+        {summary.badge && (
+          <span className="rounded-full bg-accent-100 px-2.5 py-0.5 text-xs font-semibold text-accent-800">
+            {summary.badge}
+          </span>
+        )}
+      </div>
+      <ul className="mt-4 space-y-2 text-sm text-stone-700">
+        {summary.lines.map((line) => (
+          <li key={line} className="flex gap-2 break-words">
+            <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
+            <span className="min-w-0">{line}</span>
+          </li>
+        ))}
+      </ul>
+      {order.kind === 'upgrade' && proration && <ProrationBreakdown proration={proration} />}
+      <div className="mt-6 flex items-baseline justify-between border-t border-stone-200 pt-4">
+        <span className="font-medium text-stone-900">Total due today</span>
+        <span className="font-display text-3xl font-semibold text-stone-950">
+          {formatDollars(amount)}
+          {summary.per && (
+            <span className="font-sans text-base font-normal text-stone-500">{summary.per}</span>
+          )}
+        </span>
+      </div>
+      <p className="mt-4 text-xs text-stone-500">30-day money-back guarantee. No hidden fees.</p>
+    </section>
+  );
+}

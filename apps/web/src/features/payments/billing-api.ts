@@ -1,0 +1,56 @@
+import {
+  MESSAGES,
+  ZBillingHistoryResponseSchema,
+  ZPaymentIntentDetailsResponseSchema,
+  ZReceiptResponseSchema,
+  ZUpgradeIntentResponseSchema,
+  type BillingEntry,
+  type BillingHistoryResponse,
+  type PaymentIntentDetails,
+  type ReceiptResponse,
+  type UpgradeIntentResponse,
+  type UpgradeProration,
+} from '@studioshot/contracts';
+import { api } from '../../lib/api';
+
+/** Upgrades, resuming a created intent, the billing history and receipts (api spec 7.6 and ours). */
+
+export type {
+  BillingEntry,
+  BillingHistoryResponse,
+  PaymentIntentDetails,
+  ReceiptResponse,
+  UpgradeIntentResponse,
+  UpgradeProration,
+};
+
+/** The spec's create-upgrade call; the answer says how a prorated amount was reached. */
+export function createUpgrade(planId: string, currentPlan: string): Promise<UpgradeIntentResponse> {
+  return api.post(
+    '/api/v1/payments/create-upgrade',
+    { plan_id: planId, current_plan: currentPlan, upgrade_immediately: true },
+    { schema: ZUpgradeIntentResponseSchema, invalid: MESSAGES.upgradeFailed },
+  );
+}
+
+/** A created intent of the signed-in user, to resume paying it. */
+export function fetchPaymentIntent(paymentIntentId: string): Promise<PaymentIntentDetails> {
+  return api.get(`/api/v1/payments/intents/${encodeURIComponent(paymentIntentId)}`, {
+    schema: ZPaymentIntentDetailsResponseSchema,
+    invalid: MESSAGES.paymentIntentLoadFailed,
+  });
+}
+
+export function fetchBillingHistory(): Promise<BillingHistoryResponse> {
+  return api.get('/api/v1/payments/history', {
+    schema: ZBillingHistoryResponseSchema,
+    invalid: MESSAGES.billingHistoryFailed,
+  });
+}
+
+export function fetchReceipt(id: string): Promise<ReceiptResponse> {
+  return api.get(`/api/v1/payments/receipts/${encodeURIComponent(id)}`, {
+    schema: ZReceiptResponseSchema,
+    invalid: MESSAGES.receiptLoadFailed,
+  });
+}

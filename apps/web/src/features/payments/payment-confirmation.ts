@@ -1,0 +1,32 @@
+import { ApiError } from '../../lib/api-client';
+import { confirmPayment } from './payments-api';
+
+/** How long the page waits between asks, growing to the last figure, and how many asks. */
+const RETRY_DELAYS_MS = [500, 1000, 1000, 2000, 2000, 3000];
+const MAX_ASKS = 20;
+
+const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * After Stripe.js took the card: asks the server to confirm the payment until it has recorded it
+ * (at once, usually; a bank still processing, or Stripe's event arriving first, takes longer).
+ * Answers false when it is still not confirmed after about a minute; any other answer than
+ * 'not completed yet' ends the wait (the order's own confirm call then says what is wrong).
+ */
+export async function waitForPaymentConfirmation(
+  paymentIntentId: string,
+  options: { maxAsks?: number; delaysMs?: readonly number[] } = {},
+): Promise<boolean> {
+  const maxAsks = options.maxAsks ?? MAX_ASKS;
+  const delays = options.delaysMs ?? RETRY_DELAYS_MS;
+  for (let ask = 0; ask < maxAsks; ask += 1) {
+    try {
+      await confirmPayment(paymentIntentId);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'payment_incomplete')) return true;
+    }
+    if (ask < maxAsks - 1) await wait(delays[Math.min(ask, delays.length - 1)] ?? 1000);
+  }
+  return false;
+}

@@ -1,0 +1,287 @@
+// Stripe mode in a browser: the built product with PAYMENT_PROVIDER=stripe, its stripe SDK
+// pointed at stripe-mock (`npm test` starts it: STRIPE_MOCK_URL), and the card step on Stripe
+// Elements through the official React bindings. The page loads Stripe.js from Stripe's own
+// address under our Content-Security-Policy; Playwright routing serves a stand-in for it there
+// (e2e/stand-ins/stripe-js.js), and hands the calls it makes to https://api.stripe.com to
+// stripe-mock. What Stripe then tells us by webhook, the test delivers, signed.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page, Request, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../fixtures.js';
+import {
+  DESKTOP,
+  launchBrowser,
+  screenshot as saveScreenshot,
+  signedInPage,
+  startApp,
+  type RunningApp,
+  type Session,
+} from '../harness.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const STAND_IN = readFileSync(path.join(HERE, '../stand-ins/stripe-js.js'), 'utf8');
+// stripe-mock takes only secret test keys; these are made up, valid-looking test keys.
+const SECRET_KEY = 'sk_test_StudioshotBrowserTests42';
+const PUBLISHABLE_KEY = 'pk_test_StudioshotBrowserTests42';
+const WEBHOOK_SECRET = 'whsec_studioshot_browser_tests_42';
+const MOBILE = { width: 375, height: 800 };
+
+function stripeMockUrl(): string {
+  const url = process.env.STRIPE_MOCK_URL;
+  if (!url) throw new Error('STRIPE_MOCK_URL is not set: run the browser tests with `npm test`.');
+  return url;
+}
+
+let app: RunningApp;
+let browser: Browser;
+beforeAll(async () => {
+  app = await startApp({
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: stripeMockUrl(),
+  });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const url = (p: string) => `${app.baseUrl}${p}`;
+
+async function register(name: string): Promise<Session> {
+  const res = await fetch(url('/api/v1/auth/register'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: uniqueEmail('stripe'), password: 'studio-portrait-1', name }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as Session;
+}
+
+async function creditsOf(session: Session): Promise<number> {
+  const res = await fetch(url('/api/v1/users/profile'), {
+    headers: { Authorization: `Bearer ${session.access_token}` },
+  });
+  return ((await res.json()) as { credits_balance: number }).credits_balance;
+}
+
+/** What Stripe's API and script hosts answer this page, and the calls they saw. */
+interface StripeNetwork {
+  scripts: string[];
+  calls: { method: string; path: string; params: URLSearchParams }[];
+}
+
+/**
+ * Stripe's hosts for this page. Stripe.js authenticates with the publishable key (the `key`
+ * parameter); stripe-mock takes only secret keys, so this router checks the publishable key, as
+ * Stripe does, and calls stripe-mock with a secret one.
+ */
+async function routeStripe(page: Page): Promise<StripeNetwork> {
+  const network: StripeNetwork = { scripts: [], calls: [] };
+  await page.route('https://js.stripe.com/**', (route: Route, request: Request) => {
+    network.scripts.push(request.url());
+    return route.fulfill({ contentType: 'application/javascript', body: STAND_IN });
+  });
+  await page.route('https://api.stripe.com/**', async (route: Route, request: Request) => {
+    const target = new URL(request.url());
+    const params = new URLSearchParams(
+      request.method() === 'GET' ? target.search : (request.postData() ?? ''),
+    );
+    network.calls.push({ method: request.method(), path: target.pathname, params });
+    const cors = { 'Access-Control-Allow-Origin': '*' };
+    if (params.get('key') !== PUBLISHABLE_KEY) {
+      return route.fulfill({
+        status: 401,
+        headers: cors,
+        json: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
+      });
+    }
+    params.delete('key');
+    const forwarded = new URL(target.pathname, stripeMockUrl());
+    if (request.method() === 'GET') forwarded.search = params.toString();
+    const answer = await fetch(forwarded, {
+      method: request.method(),
+      headers: {
+        Authorization: `Bearer ${SECRET_KEY}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: request.method() === 'GET' ? undefined : params.toString(),
+    });
+    return route.fulfill({
+      status: answer.status,
+      headers: { ...cors, 'Content-Type': 'application/json' },
+      body: await answer.text(),
+    });
+  });
+  return network;
+}
+
+/** Stripe telling us, signed, that a PaymentIntent succeeded. */
+async function deliverSucceeded(intent: { id: string; amount: number }) {
+  const payload = JSON.stringify({
+    id: `evt_browser_${intent.id}`,
+    object: 'event',
+    created: Math.floor(Date.now() / 1000),
+    type: 'payment_intent.succeeded',
+    data: {
+      object: {
+        id: intent.id,
+        object: 'payment_intent',
+        amount: intent.amount,
+        currency: 'usd',
+        status: 'succeeded',
+        metadata: {},
+      },
+    },
+  });
+  // Stripe's signature scheme: HMAC-SHA256 of '{timestamp}.{payload}' with the webhook secret.
+  const timestamp = Math.floor(Date.now() / 1000);
+  const digest = createHmac('sha256', WEBHOOK_SECRET)
+    .update(`${timestamp}.${payload}`)
+    .digest('hex');
+  const signature = `t=${timestamp},v1=${digest}`;
+  const res = await fetch(url('/api/v1/payments/webhook'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+    body: payload,
+  });
+  expect(res.status).toBe(200);
+}
+
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await saveScreenshot(page, name);
+}
+
+async function fillCard(page: Page, number: string) {
+  const form = page.getByRole('form', { name: 'Card details' });
+  await form.getByLabel('Card number').fill(number);
+  await form.getByLabel('Expiration date').fill('12 / 34');
+  await form.getByLabel('Security code').fill('123');
+}
+
+describe('Stripe mode in the browser', () => {
+  it('the landing page loads no Stripe.js', async () => {
+    const { context, page } = await signedInPage(browser, await register('Lena Landing'));
+    const network = await routeStripe(page);
+    await page.goto(url('/'));
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(network.scripts).toEqual([]);
+    await context.close();
+  });
+
+  it('buys a credit pack with Stripe Elements: declined, then paid; the webhook grants the credits', async () => {
+    const session = await register('Stella Stripe');
+    const { context, page } = await signedInPage(browser, session);
+    const network = await routeStripe(page);
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    const created = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/payments/create-credit-payment') && res.ok(),
+    );
+    await page.goto(url('/payment?type=credits&pack=starter_pack'));
+    const intent = (await (await created).json()) as {
+      payment_intent_id: string;
+      client_secret: string;
+      amount: number;
+    };
+    expect(intent.amount).toBe(999);
+
+    const form = page.getByRole('form', { name: 'Card details' });
+    await form.getByLabel('Card number').waitFor();
+    // Stripe.js came from Stripe's address, under our policy.
+    expect(network.scripts).toEqual([
+      expect.stringMatching(/^https:\/\/js\.stripe\.com\/\w+\/stripe\.js/),
+    ]);
+    const pay = form.getByRole('button', { name: 'Pay $9.99' });
+    expect(await pay.isDisabled()).toBe(true);
+    await form.getByText('Enter your card details to pay.').waitFor();
+    await screenshot(page, 'stripe-payment-1280');
+    await page.setViewportSize(MOBILE);
+    await screenshot(page, 'stripe-payment-375');
+    await page.setViewportSize(DESKTOP);
+
+    // A declined card: Stripe's message, nothing granted.
+    await fillCard(page, '4000000000000002');
+    await pay.click();
+    await form.getByRole('alert').filter({ hasText: 'Your card was declined.' }).waitFor();
+    await screenshot(page, 'stripe-payment-declined-1280');
+    expect(await creditsOf(session)).toBe(0);
+
+    // 4242: Stripe.js confirms with Stripe, then the page waits for our server to hear of it.
+    const waiting = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/payments/confirm-payment') && res.status() === 409,
+    );
+    await fillCard(page, '4242424242424242');
+    await pay.click();
+    await waiting;
+    await form.getByRole('button', { name: 'Processing Secure Payment...' }).waitFor();
+    // Stripe.js confirms the intent its client secret names (stripe-mock hands every intent the
+    // same sample secret, so the id there is its sample's).
+    const confirm = network.calls.find((c) => c.path.endsWith('/confirm'));
+    expect(confirm).toMatchObject({
+      method: 'POST',
+      path: `/v1/payment_intents/${intent.client_secret.split('_secret_')[0]}/confirm`,
+    });
+    expect(confirm!.params.get('client_secret')).toBe(intent.client_secret);
+    expect(confirm!.params.get('payment_method')).toMatch(/^pm_/);
+
+    await deliverSucceeded({ id: intent.payment_intent_id, amount: intent.amount });
+    await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
+    await page.getByText('20 credits have been added to your account.').waitFor();
+    await screenshot(page, 'stripe-payment-success-1280');
+    // The page moves on to the dashboard, which shows the balance.
+    await page.waitForURL(url('/dashboard'));
+    const stat = page.getByText('Credits Available', { exact: true }).locator('..');
+    await stat.filter({ hasText: '20' }).waitFor();
+    expect(await creditsOf(session)).toBe(20);
+    expect(blocked).toEqual([]);
+    await context.close();
+  });
+
+  it('3-D Secure: Stripe.js asks the bank first; a failed check is said, a passed one pays', async () => {
+    const session = await register('Theo Secure');
+    const { context, page } = await signedInPage(browser, session);
+    await routeStripe(page);
+    const created = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/payments/create-credit-payment') && res.ok(),
+    );
+    await page.goto(url('/payment?type=credits&pack=professional_pack'));
+    const intent = (await (await created).json()) as { payment_intent_id: string; amount: number };
+    const form = page.getByRole('form', { name: 'Card details' });
+    await form.getByLabel('Card number').waitFor();
+    await fillCard(page, '4000002500003155');
+    const pay = form.getByRole('button', { name: 'Pay $24.99' });
+    const bank = page.getByRole('dialog', { name: '3D Secure authentication' });
+    // The customer fails the bank's check: Stripe's message, and they may try again.
+    await pay.click();
+    await bank.getByRole('button', { name: 'Fail authentication' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: 'We are unable to authenticate your payment method.' })
+      .waitFor();
+    expect(await creditsOf(session)).toBe(0);
+
+    await pay.click();
+    await bank.waitFor();
+    await screenshot(page, 'stripe-3ds-1280');
+    const waiting = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/payments/confirm-payment') && res.status() === 409,
+    );
+    await bank.getByRole('button', { name: 'Complete authentication' }).click();
+    await waiting;
+    await deliverSucceeded({ id: intent.payment_intent_id, amount: intent.amount });
+    await page.getByText('60 credits have been added to your account.').waitFor();
+    expect(await creditsOf(session)).toBe(60);
+    await context.close();
+  });
+});
