@@ -1,4 +1,5 @@
 // Plain constants, no zod: safe to import from the smallest web bundle.
+import { SESSION_MESSAGES } from './session-messages.js';
 
 /** Machine codes, each with its HTTP status. */
 export const ERROR_STATUS = {
@@ -32,6 +33,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** User-facing messages from the spec's error catalogue, used by server and client alike. */
 export const MESSAGES = {
+  ...SESSION_MESSAGES,
   authFailed: 'Authentication failed. Please try again.',
   signupFailed: 'Registration failed. Please try again.',
   signupNoToken: 'Signup failed - no access token or user data received',
@@ -40,14 +42,11 @@ export const MESSAGES = {
   resetFailed: 'Failed to reset password',
   profileUpdateFailed: 'Failed to update profile',
   profileLoadFailed: 'Failed to load user information. Please try again.',
-  authRequired: 'Authentication required',
-  network: 'Connection error. Please check your internet connection and try again.',
   fullNameRequired: 'Full name is required',
   passwordsMismatch: 'Passwords do not match',
   passwordTooShort: 'Password must be at least 6 characters',
   invalidCredentials: 'Invalid email or password',
   emailTaken: 'An account with this email already exists',
-  invalidRefreshToken: 'Your session has expired. Please sign in again.',
   invalidResetToken: 'This reset code is invalid or has expired. Request a new one.',
   forgotPasswordSent:
     'If an account exists for that email, we have sent password reset instructions.',
@@ -197,6 +196,8 @@ export const MESSAGES = {
   photoSetDeleting: 'Your photos are being deleted. They will be gone in a moment.',
   photoSetInTraining:
     'These photos are being used by a training that has not finished. Wait for it to finish, or delete the model, then delete the photos.',
+  photoSetDeleteFailed: 'Failed to delete the photos. Please try again.',
+  photoSetsLoadFailed: 'Failed to load your photo sets. Please try again.',
   deletePasswordWrong: 'That password is not correct. Nothing has been deleted.',
   accountDeleting: 'Your account is being deleted. You have been signed out everywhere.',
   accountDeleted: 'Your account has been deleted.',

@@ -76,6 +76,40 @@ export const ZUploadSessionSummarySchema = z.object({
   training_id: z.string().nullable(),
 });
 
+/**
+ * One of the user's photo sets as the settings page lists it: what it holds now, the model
+ * trained from it, and when the retention purge takes (or took) its photos.
+ */
+export const ZPhotoSetSchema = z.object({
+  id: z.string().uuid(),
+  status: z.enum(['uploading', 'completed', 'expired']),
+  /** When the set was started (its photos were uploaded then). */
+  created_at: z.string(),
+  /** Photos held now: none once the purge or their owner deleted them. */
+  photo_count: z.number().int().min(0),
+  /** When the retention purge deleted the photos; null while they are held. */
+  photos_purged_at: z.string().nullable(),
+  /**
+   * When the retention purge will delete the photos (PHOTO_RETENTION_DAYS after the set's
+   * training finished); null when none is due: never trained, training unfinished, or the
+   * model trained from it still needs them.
+   */
+  photos_purge_due_at: z.string().nullable(),
+  /** The model trained from the set (it keeps working when the set is deleted). */
+  model: z
+    .object({
+      id: z.string().uuid(),
+      name: z.string(),
+      status: z.enum(['pending', 'training', 'completed', 'failed']),
+    })
+    .nullable(),
+});
+export type PhotoSet = z.infer<typeof ZPhotoSetSchema>;
+
+/** GET /api/v1/upload/sessions: the sets holding or having held photos, newest first. */
+export const ZPhotoSetListSchema = z.object({ photo_sets: z.array(ZPhotoSetSchema) });
+export type PhotoSetList = z.infer<typeof ZPhotoSetListSchema>;
+
 export const ZCompleteUploadResponseSchema = z.object({
   uploaded_files: z.number().int(),
   usable_files: z.number().int(),

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@studioshot/contracts/messages';
+import { SESSION_MESSAGES } from '@studioshot/contracts/session-messages';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage';
 
 /** Default request timeout (api spec, section 9). */
@@ -134,7 +134,7 @@ function toApiError(exchange: Exchange): ApiError {
   });
 }
 
-function sessionExpiredError(detail: string = MESSAGES.invalidRefreshToken): ApiError {
+function sessionExpiredError(detail: string = SESSION_MESSAGES.invalidRefreshToken): ApiError {
   return new ApiError({ status: 401, code: CLIENT_ERROR_CODES.sessionExpired, detail });
 }
 
@@ -192,7 +192,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       throw new ApiError({
         status: 0,
         code: timedOut ? CLIENT_ERROR_CODES.timeout : CLIENT_ERROR_CODES.network,
-        detail: MESSAGES.network,
+        detail: SESSION_MESSAGES.network,
       });
     } finally {
       clearTimeout(timer);
@@ -211,7 +211,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const refreshToken = storage.getItem(STORAGE_KEYS.refreshToken);
     if (!refreshToken) {
       expireSession();
-      throw sessionExpiredError(MESSAGES.authRequired);
+      throw sessionExpiredError(SESSION_MESSAGES.authRequired);
     }
     // A network failure or timeout propagates without ending the session: the user may retry.
     const answer = await exchange(

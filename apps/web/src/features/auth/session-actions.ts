@@ -1,5 +1,5 @@
 import { api } from '../../lib/api';
-import { MESSAGES } from '@studioshot/contracts/messages';
+import { SESSION_MESSAGES } from '@studioshot/contracts/session-messages';
 import { queryClient } from '../../lib/query-client';
 import { appStorage, STORAGE_KEYS } from '../../lib/storage';
 import { toast } from '../../lib/toast';
@@ -38,6 +38,6 @@ export function endExpiredSession(): void {
   const wasSignedIn = getSession().status === 'authenticated';
   clearSession();
   queryClient.clear();
-  if (wasSignedIn) toast.info(MESSAGES.invalidRefreshToken);
+  if (wasSignedIn) toast.info(SESSION_MESSAGES.invalidRefreshToken);
   navigateTo('/auth');
 }
