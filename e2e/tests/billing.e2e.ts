@@ -1,9 +1,10 @@
 // Billing in the browser: the card form's field checks, an upgrade walked from /pricing through
-// the prorated checkout, and the billing history with a printable receipt.
+// the prorated checkout, the billing history with a printable receipt, and a plan bought billed
+// yearly.
 import { createDb, type Db } from '@studioshot/db';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueEmail } from '../fixtures.js';
+import { seedModel, uniqueEmail } from '../fixtures.js';
 import {
   DESKTOP,
   launchBrowser,
@@ -51,7 +52,11 @@ async function profileOf(session: Session) {
   const res = await fetch(url('/api/v1/users/profile'), {
     headers: { Authorization: `Bearer ${session.access_token}` },
   });
-  return (await res.json()) as { credits_balance: number; plan_type: string };
+  return (await res.json()) as {
+    credits_balance: number;
+    plan_type: string;
+    subscription_interval: string | null;
+  };
 }
 
 /** A full-page shot from the top, so the sticky header does not sit over the middle of it. */
@@ -211,6 +216,67 @@ describe('billing in the browser', () => {
       expect(await receipt.isVisible()).toBe(true);
       await screenshot(page, 'billing-41-receipt-print');
       await page.emulateMedia({ media: 'screen' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('buys Premium billed yearly from /pricing: the dashboard shows the annual plan, /generate the custom prompt', async () => {
+    const session = await register('Hedy Lamarr');
+    const { context, page } = await signedInPage(browser, session);
+    try {
+      await page.goto(url('/pricing'));
+      const toggle = page.getByRole('group', { name: 'Billing period' });
+      const option = (name: RegExp, pressed: boolean) =>
+        toggle.getByRole('button', { name, pressed });
+      await option(/^Monthly$/, true).waitFor();
+      // The toggle is a pair of buttons: the keyboard chooses as well as the pointer.
+      await option(/^Annual/, false).focus();
+      await page.keyboard.press('Space');
+      await option(/^Annual/, true).waitFor();
+      await option(/^Monthly$/, false).waitFor();
+      expect(new URL(page.url()).searchParams.get('billing')).toBe('annual');
+      const premium = page.getByRole('article', { name: 'Premium' });
+      await premium.getByText('$399.90').waitFor();
+      await premium.getByText('$33.33/month billed yearly').waitFor();
+      await premium.getByText('Two months free: save $79.98').waitFor();
+      await premium.getByText('16 headshots/month').waitFor();
+      await shotsAtBothWidths(page, 'billing-50-pricing-annual');
+
+      await premium.getByRole('button', { name: 'Subscribe Annually' }).click();
+      await page.waitForURL((u) => u.pathname === '/payment');
+      expect(new URL(page.url()).searchParams.get('billing')).toBe('annual');
+      const summary = page.getByRole('region', { name: 'Order summary' });
+      await summary.getByText('Premium plan').waitFor();
+      await summary.getByText('Annual subscription, renews yearly, cancel any time').waitFor();
+      await summary.getByText('16 headshot credits every month, all year').waitFor();
+      await summary.getByText('Custom prompts on the Generate page').waitFor();
+      await shotsAtBothWidths(page, 'billing-51-payment-annual');
+      await payByEnter(page, '$399.90');
+      await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
+      expect(await profileOf(session)).toMatchObject({
+        plan_type: 'premium',
+        subscription_interval: 'annual',
+        credits_balance: 16,
+      });
+
+      await page.goto(url('/dashboard'));
+      const subscription = page.getByRole('region', { name: 'Subscription' });
+      await subscription.getByText('$399.90/year').waitFor();
+      await subscription.getByText('Annual', { exact: true }).waitFor();
+      await subscription.getByText('Premium', { exact: true }).waitFor();
+
+      // A finished model, so /generate opens its studio (seeded now: its ready notice stays out
+      // of the shots above).
+      await seedModel(db, session.user.id, 'completed');
+      await db
+        .updateTable('users')
+        .set({ models_trained: 1, gender: 'female', age: 40 })
+        .where('id', '=', session.user.id)
+        .execute();
+      await page.goto(url('/generate'));
+      await page.getByRole('button', { name: 'Generate AI Headshot' }).waitFor();
+      await page.getByLabel('Premium: Custom Prompt').waitFor();
     } finally {
       await context.close();
     }

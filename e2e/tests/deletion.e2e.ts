@@ -1,13 +1,24 @@
 // Deleting in Chromium against the built product: a model from the dashboard (the dialog says
 // the training slot is not given back before confirming, keyboard focus stays where it makes
-// sense, no serious or critical axe violation), and the whole account from Settings, after
-// which the old password signs nobody in and the e-mail signs up again as a new person.
-// Screenshots at 1280 and 375 px.
+// sense, no serious or critical axe violation), a trained photo set from Settings (the model
+// trained from it keeps working; a set still in training is refused with the server's reason),
+// and the whole account from Settings, after which the old password signs nobody in and the
+// e-mail signs up again as a new person. Screenshots at 1280 and 375 px.
 import AxeBuilder from '@axe-core/playwright';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageShots, register, seedModel, startProduct, type Product } from '../fixtures.js';
-import { DESKTOP, signedInPage } from '../harness.js';
+import {
+  makeTrainingPhotos,
+  pageShots,
+  register,
+  seedModel,
+  startProduct,
+  type Product,
+} from '../fixtures.js';
+import { DESKTOP, signedInPage, type Session } from '../harness.js';
 
 const SLOT_NOT_RETURNED =
   'The training slot this model used is not given back: deleting it does not let you train another model on your plan.';
@@ -108,6 +119,179 @@ describe('deleting a model from the dashboard', () => {
       'GET',
     );
     expect(profile.body.models_trained).toBe(2);
+    await context.close();
+  });
+});
+
+/**
+ * `count` test photos uploaded through the API into a new set, checked by the worker, then the
+ * set marked trained into a seeded model named `modelName` (its training at `training`).
+ */
+async function trainedPhotoSet(
+  person: Session,
+  count: number,
+  modelName: string,
+  training: 'completed' | 'running',
+): Promise<{ sessionId: string; modelId: string; thumbnails: string[] }> {
+  const created = await product.api<{ session_id: string }>(
+    person,
+    '/api/v1/upload/create-session',
+    { expected_files: count, session_type: 'training' },
+  );
+  expect(created.status).toBe(201);
+  const sessionId = created.body.session_id;
+  const dir = await mkdtemp(path.join(tmpdir(), 'deletion-e2e-photos-'));
+  const thumbnails: string[] = [];
+  try {
+    for (const file of (await makeTrainingPhotos(dir)).slice(0, count)) {
+      const form = new FormData();
+      form.append(
+        'file',
+        new Blob([await readFile(file)], { type: 'image/jpeg' }),
+        path.basename(file),
+      );
+      const res = await fetch(product.url(`/api/v1/upload/file/${sessionId}`), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${person.access_token}` },
+        body: form,
+      });
+      expect(res.status, await res.clone().text()).toBe(201);
+      thumbnails.push(((await res.json()) as { thumbnail_url: string }).thumbnail_url);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await product.until(async () => {
+    const status = await product.api<{ checks_pending: number }>(
+      person,
+      `/api/v1/upload/session/${sessionId}/status`,
+      undefined,
+      'GET',
+    );
+    return status.body.checks_pending === 0 ? true : undefined;
+  }, 'the photo checks');
+  const modelId = await seedModel(product.db, person.user.id, training);
+  await product.db
+    .updateTable('models')
+    .set({ name: modelName, session_id: sessionId })
+    .where('id', '=', modelId)
+    .execute();
+  await product.db
+    .updateTable('upload_sessions')
+    .set({ status: 'completed', completed_at: new Date(), training_id: modelId })
+    .where('id', '=', sessionId)
+    .execute();
+  return { sessionId, modelId, thumbnails };
+}
+
+describe('deleting a photo set from Settings', () => {
+  it('lists the sets, deletes a trained one after asking (its model stays), and refuses one in training', async () => {
+    const person = await register(product.api, 'Photos');
+    await product.db
+      .updateTable('users')
+      .set({ training_limit: 3, plan_type: 'professional' })
+      .where('id', '=', person.user.id)
+      .execute();
+    const older = await trainedPhotoSet(person, 2, 'Office Portraits', 'completed');
+    // Newer, so listed first: its training is still running.
+    await product.db
+      .updateTable('upload_sessions')
+      .set({ created_at: new Date(Date.now() - 3 * 86_400_000) })
+      .where('id', '=', older.sessionId)
+      .execute();
+    const inTraining = await trainedPhotoSet(person, 1, 'Weekend Look', 'running');
+    expect((await fetch(product.url(older.thumbnails[0]!))).status).toBe(200);
+    // A set the retention purge emptied: said so with its date, nothing left to delete.
+    const purgedModel = await seedModel(product.db, person.user.id, 'completed');
+    await product.db
+      .insertInto('upload_sessions')
+      .values({
+        user_id: person.user.id,
+        session_type: 'training',
+        expected_files: 12,
+        status: 'completed',
+        expires_at: new Date(Date.now() - 40 * 86_400_000),
+        created_at: new Date(Date.now() - 41 * 86_400_000),
+        completed_at: new Date(Date.now() - 41 * 86_400_000),
+        training_id: purgedModel,
+        photos_purged_at: new Date(Date.now() - 10 * 86_400_000),
+      })
+      .execute();
+
+    const { context, page } = await signedInPage(product.browser, person);
+    await page.goto(product.url('/settings'));
+    const list = page.getByRole('list', { name: 'Your photos' });
+    await list.waitFor();
+    const items = list.getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(3);
+    const trainedItem = items.filter({ hasText: 'Office Portraits' });
+    const trainingItem = items.filter({ hasText: 'Weekend Look' });
+    await trainedItem.getByText('2 photos held').waitFor();
+    await trainedItem.getByText(/^Deleted automatically on \d{1,2} \w+ \d{4}$/).waitFor();
+    await trainingItem.getByText('Kept while the model trains').waitFor();
+    const purgedItem = items.filter({ hasText: 'Seeded portraits' });
+    await purgedItem.getByText('Photos deleted', { exact: true }).waitFor();
+    await purgedItem.getByText(/^Deleted automatically on /).waitFor();
+    expect(await purgedItem.getByRole('button').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Your photos' }).scrollIntoViewIfNeeded();
+    await pageShots(page, 'settings-photo-sets');
+
+    // A training still reads the other set: the server's refusal, and nothing deleted.
+    await trainingItem.getByRole('button', { name: /^Delete photos/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete these photos?' });
+    await dialog.getByText('Weekend Look keeps working', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Delete photos' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(
+        'These photos are being used by a training that has not finished. Wait for it to finish, or delete the model, then delete the photos.',
+      )
+      .waitFor();
+    await pageShots(page, 'settings-photo-set-in-training');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await focused(page)).toMatch(/^Delete photos uploaded/);
+
+    // The trained set: the dialog says what goes and that the model stays; keyboard only.
+    const deleteTrained = trainedItem.getByRole('button', { name: /^Delete photos/ });
+    await deleteTrained.focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByText('2 photos, as you uploaded them').waitFor();
+    await dialog.getByText('Office Portraits keeps working', { exact: false }).waitFor();
+    expect(await focused(page)).toBe('Cancel');
+    await expectAccessible(page);
+    await pageShots(page, 'settings-delete-photo-set-dialog');
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('Delete photos');
+    await page.keyboard.press('Enter');
+    await page.getByText('Photos deleted, with every copy we made of them.').first().waitFor();
+    await trainedItem.waitFor({ state: 'detached' });
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await focused(page)).toBe('Your photos');
+    await pageShots(page, 'settings-after-photo-set-deleted');
+
+    // The set and its photos are gone (a thumbnail link no longer answers); the model stays.
+    const sessions = await product.db
+      .selectFrom('upload_sessions')
+      .select('id')
+      .where('user_id', '=', person.user.id)
+      .execute();
+    expect(sessions.map((row) => row.id)).not.toContain(older.sessionId);
+    expect(sessions.map((row) => row.id)).toContain(inTraining.sessionId);
+    const photos = await product.db
+      .selectFrom('photos')
+      .select('session_id')
+      .where('user_id', '=', person.user.id)
+      .execute();
+    expect(photos.map((row) => row.session_id)).toEqual([inTraining.sessionId]);
+    for (const thumbnail of older.thumbnails)
+      expect((await fetch(product.url(thumbnail))).status).toBe(404);
+    const model = await product.db
+      .selectFrom('models')
+      .select(['status', 'session_id'])
+      .where('id', '=', older.modelId)
+      .executeTakeFirstOrThrow();
+    expect(model).toEqual({ status: 'completed', session_id: null });
     await context.close();
   });
 });

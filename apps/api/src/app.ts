@@ -91,6 +91,7 @@ export function createApp(c: Container): Express {
   });
   uploadRoutes(api, {
     uploads: c.uploads,
+    photoSets: c.photoSets,
     tmpDir: c.env.UPLOAD_TMP_DIR,
     sendStored: async (key, res) => {
       await pipeline(await c.storage.get(key), res);

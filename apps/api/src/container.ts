@@ -33,6 +33,8 @@ import { RetentionRepository } from './repositories/retention.repository.js';
 import { AccountSettingsService } from './services/account-settings.service.js';
 import { ExportService } from './services/export.service.js';
 import { RetentionService } from './services/retention.service.js';
+import { PhotoSetsRepository } from './repositories/photo-sets.repository.js';
+import { PhotoSetsService } from './services/photo-sets.service.js';
 import { AuthService } from './services/auth.service.js';
 import { GenerationService } from './services/generation.service.js';
 import { HealthService } from './services/health.service.js';
@@ -95,6 +97,8 @@ export interface Container {
   storage: Storage;
   jobs: JobQueueRepository;
   uploads: UploadsService;
+  /** The user's photo sets, what each holds and when its photos are purged (settings). */
+  photoSets: PhotoSetsService;
   training: TrainingService;
   generation: GenerationService;
   /** Every task change, of every type: what /ws relays. */
@@ -411,6 +415,10 @@ export function createContainer(env: Env, logger: Logger): Container {
       storage,
       photoRetentionDays: env.PHOTO_RETENTION_DAYS,
       logger,
+    }),
+    photoSets: new PhotoSetsService({
+      photoSets: new PhotoSetsRepository(db),
+      photoRetentionDays: env.PHOTO_RETENTION_DAYS,
     }),
     deletions,
     logger,

@@ -10,6 +10,18 @@ const GENERATION_ARTIFACT_FORMAT = 2;
 /** The set's model (joined as `m`) is completed in an older format: its photos are still needed. */
 const modelNeedsPhotos = sql<boolean>`coalesce(m.status = 'completed' and coalesce(m.artifact_format, 0) < ${GENERATION_ARTIFACT_FORMAT}, false)`;
 
+// The set (`s`) joined with its training's task (`t`) and model (`m`), both on `s.training_id`:
+// what makes its photos due for the purge, shared with the list that shows the date.
+
+/**
+ * A training from the set has finished (completed, failed or cancelled) and its model does not
+ * need the photos.
+ */
+export const setPurgeable = sql<boolean>`(s.training_id is not null and (t.id is null or t.status in ('completed', 'failed', 'cancelled')) and not ${modelNeedsPhotos})`;
+
+/** When the set's training finished; with its task gone, the last date known of the model or set. */
+export const setTrainingFinishedAt = sql<Date>`coalesce(t.completed_at, m.updated_at, s.completed_at, s.created_at)`;
+
 export interface PurgeableSet {
   sessionId: string;
   userId: string;
@@ -38,17 +50,8 @@ export class RetentionRepository {
       .leftJoin('models as m', 'm.id', 's.training_id')
       .select(['s.id', 's.user_id'])
       .where('s.photos_purged_at', 'is', null)
-      .where('s.training_id', 'is not', null)
-      .where((eb) =>
-        eb.or([eb('t.id', 'is', null), eb('t.status', 'in', ['completed', 'failed', 'cancelled'])]),
-      )
-      // A deleted model took its task along: the set's own completion is the last date known.
-      .where(
-        sql<Date>`coalesce(t.completed_at, m.updated_at, s.completed_at, s.created_at)`,
-        '<=',
-        finishedBefore,
-      )
-      .where(sql<boolean>`not ${modelNeedsPhotos}`)
+      .where(setPurgeable)
+      .where(setTrainingFinishedAt, '<=', finishedBefore)
       .orderBy('s.created_at')
       .execute();
     return rows.map((row) => ({ sessionId: row.id, userId: row.user_id }));

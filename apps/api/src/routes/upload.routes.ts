@@ -4,6 +4,7 @@ import {
   ZCompleteUploadResponseSchema,
   ZCreateUploadSessionRequestSchema,
   ZCreateUploadSessionResponseSchema,
+  ZPhotoSetListSchema,
   ZUploadedPhotoSchema,
   ZUploadPhotoFormSchema,
   ZUploadSessionStatusSchema,
@@ -18,6 +19,7 @@ import { AppError } from '../errors.js';
 import type { DeclaringRouter } from '../http/declare.js';
 import { authOf } from '../middleware/auth.js';
 import { multipartBody } from '../middleware/multipart.js';
+import type { PhotoSetsService } from '../services/photo-sets.service.js';
 import type { UploadsService } from '../services/uploads.service.js';
 
 /** A malformed id names nothing: answered like a missing session or photo. */
@@ -29,6 +31,7 @@ export function uploadRoutes(
   api: DeclaringRouter,
   deps: {
     uploads: UploadsService;
+    photoSets: PhotoSetsService;
     tmpDir: string;
     /** Streams a stored object to the response. */
     sendStored: (key: string, res: Response) => Promise<void>;
@@ -182,6 +185,20 @@ export function uploadRoutes(
       responses: { 200: ZUploadSessionStatusSchema },
     },
     ({ userId, params }) => uploads.status(userId, params.id),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/upload/sessions',
+      summary: "The user's photo sets: photos held, the model trained, when the photos are purged",
+      description:
+        'Newest first: every set that holds photos, had them purged, or trained a model. `photos_purge_due_at` is when the retention purge will delete the photos (PHOTO_RETENTION_DAYS after the training finished); `photos_purged_at` when it did. Delete a set sooner with DELETE /api/v1/upload/sessions/{id}.',
+      tag: 'upload',
+      auth: 'required',
+      responses: { 200: ZPhotoSetListSchema },
+    },
+    async ({ userId }) => ({ photo_sets: await deps.photoSets.list(userId) }),
   );
 
   api.route(

@@ -28,6 +28,11 @@ export interface RetentionDeps {
 
 const DAY_MS = 86_400_000;
 
+/** When the purge takes a set's photos: its retention period after its training finished. */
+export function photosPurgeDueAt(trainingFinishedAt: Date, photoRetentionDays: number): Date {
+  return new Date(trainingFinishedAt.getTime() + photoRetentionDays * DAY_MS);
+}
+
 /**
  * What we promise not to keep: training photos a set time after their training finished, and
  * export zips a day after they were built. Generated headshots stay until their owner deletes

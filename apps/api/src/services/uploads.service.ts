@@ -250,7 +250,9 @@ export function toUserModel(model: Model): UserModel {
   };
 }
 
-function effectiveStatus(session: UploadSession): 'uploading' | 'completed' | 'expired' {
+export function effectiveStatus(
+  session: Pick<UploadSession, 'status' | 'expires_at'>,
+): 'uploading' | 'completed' | 'expired' {
   if (session.status === 'completed') return 'completed';
   return session.expires_at.getTime() <= Date.now() ? 'expired' : 'uploading';
 }

@@ -165,7 +165,13 @@ describe('/payment checkout', () => {
       plan_name: 'Professional',
       plan_price: 19.99,
       plan_credits: 8,
+      billing_cycle: 'monthly',
     });
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(within(summary).getByText('Monthly subscription, cancel any time')).toBeTruthy();
+    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe(
+      '$19.99/month',
+    );
 
     await pay('$19.99');
     expect(
@@ -181,6 +187,107 @@ describe('/payment checkout', () => {
     expect(router.state.location.pathname).toBe('/payment');
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+  });
+
+  it('training billed yearly: the annual price and what it grants, billing_cycle annual sent', async () => {
+    signIn();
+    window.localStorage.setItem(
+      'selectedPlan',
+      JSON.stringify({
+        planId: 'premium',
+        type: 'subscription',
+        planName: 'Premium',
+        price: 3999,
+        credits: 16,
+      }),
+    );
+    const { sent } = api({
+      'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(39990)],
+      'POST /api/v1/payments/confirm-plan-subscription': () => [
+        200,
+        {
+          message: 'Your premium plan is active. Now upload photos to train your AI model.',
+          plan_type: 'premium',
+          training_limit: 10,
+          credits_awarded: 16,
+        },
+      ],
+    });
+    renderApp('/payment?type=training&billing=annual');
+    const summary = await screen.findByRole('region', { name: 'Order summary' });
+    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({
+      plan_name: 'Premium',
+      plan_price: 399.9,
+      plan_credits: 16,
+      billing_cycle: 'annual',
+    });
+    expect(within(summary).getByText('Premium plan')).toBeTruthy();
+    for (const line of [
+      'Annual subscription, renews yearly, cancel any time',
+      '$33.33 a month billed yearly: two months free (you save $79.98)',
+      '10 personal AI models',
+      '16 headshot credits every month, all year',
+      'Custom prompts on the Generate page',
+    ]) {
+      expect(within(summary).getByText(line)).toBeTruthy();
+    }
+    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe(
+      '$399.90/year',
+    );
+    // Back leads to the annual prices the plan was chosen from.
+    for (const link of screen.getAllByRole('link', { name: 'Back to pricing' })) {
+      expect(link.getAttribute('href')).toBe('/pricing?billing=annual');
+    }
+    await pay('$399.90');
+    expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
+  });
+
+  it('a starter plan billed yearly has no custom prompt line', async () => {
+    signIn();
+    window.localStorage.setItem(
+      'selectedPlan',
+      JSON.stringify({
+        planId: 'starter',
+        type: 'subscription',
+        planName: 'Starter',
+        price: 999,
+        credits: 4,
+      }),
+    );
+    const { sent } = api({
+      'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(9990)],
+    });
+    renderApp('/payment?type=training&billing=annual');
+    const summary = await screen.findByRole('region', { name: 'Order summary' });
+    expect(sent['POST /api/v1/payments/create-training-payment']).toMatchObject({
+      plan_price: 99.9,
+      billing_cycle: 'annual',
+    });
+    expect(
+      within(summary).getByText('$8.33 a month billed yearly: two months free (you save $19.98)'),
+    ).toBeTruthy();
+    expect(within(summary).queryByText('Custom prompts on the Generate page')).toBeNull();
+  });
+
+  it('billing=weekly is refused before anything is created', async () => {
+    signIn();
+    window.localStorage.setItem(
+      'selectedPlan',
+      JSON.stringify({
+        planId: 'premium',
+        type: 'subscription',
+        planName: 'Premium',
+        price: 3999,
+        credits: 16,
+      }),
+    );
+    const { fetchMock } = api({});
+    renderApp('/payment?type=training&billing=weekly');
+    expect(await screen.findByText('Invalid payment type or missing parameters')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Choose a plan' }).getAttribute('href')).toBe(
+      '/pricing',
+    );
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/create-'))).toBe(false);
   });
 
   it('training: falls back to additional training, and still succeeds when both fail', async () => {
@@ -290,6 +397,67 @@ describe('/payment checkout', () => {
     expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
+  });
+
+  it('upgrade of an annual subscriber: priced per year, credits monthly, renewal yearly', async () => {
+    signIn({ plan_type: 'starter', subscription_interval: 'annual' });
+    window.localStorage.setItem(
+      'selectedPlan',
+      JSON.stringify({
+        planId: 'premium',
+        type: 'subscription',
+        planName: 'Premium',
+        price: 3999,
+        credits: 16,
+      }),
+    );
+    // Starter to Premium half way through the year: (39990 - 9990) / 2.
+    const annual = {
+      ...PRORATION,
+      billing_cycle: 'annual',
+      period_start: '2026-06-01T12:00:00.000Z',
+      period_end: '2027-06-01T12:00:00.000Z',
+      remaining_days: 182.5,
+      from_price_cents: 9990,
+      to_price_cents: 39990,
+      credited_cents: 4995,
+      new_plan_cents: 19995,
+      prorated_cents: 15000,
+      charged_cents: 15000,
+      credits: 6,
+    };
+    const { sent } = api({
+      'POST /api/v1/payments/create-upgrade': () => [
+        200,
+        { ...intentAnswer(15000), proration: annual },
+      ],
+    });
+    renderApp('/payment?type=upgrade&from=starter');
+    const summary = await screen.findByRole('region', { name: 'Order summary' });
+    expect(sent['POST /api/v1/payments/create-upgrade']).toEqual({
+      plan_id: 'premium',
+      current_plan: 'starter',
+      upgrade_immediately: true,
+    });
+    for (const line of [
+      'From your Starter plan, effective immediately',
+      '6 extra credits now, for the rest of this month',
+      '16 headshot credits every month from then on',
+      'Annual billing: your plan renews yearly, next on June 1, 2027',
+      'Custom prompts on the Generate page',
+    ]) {
+      expect(within(summary).getByText(line)).toBeTruthy();
+    }
+    expect(
+      within(summary).getByText('Premium for the rest of this period (182.5 days)'),
+    ).toBeTruthy();
+    expect(within(summary).getByText('−$49.95')).toBeTruthy();
+    expect(
+      within(summary).getByText(/Premium is \$399\.90 a year and Starter \$99\.90/),
+    ).toBeTruthy();
+    expect(within(summary).getByText(/From June 1, 2027 you pay \$399\.90 a year/)).toBeTruthy();
+    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe('$150.00');
+    expect(screen.getByRole('button', { name: 'Pay $150.00' })).toBeTruthy();
   });
 
   it('credits: N credits have been added, then /dashboard after 3 s', async () => {

@@ -19,12 +19,14 @@ import { usePricing } from '../features/payments/hooks';
 import { ArrowLeftIcon, SuccessIcon } from '../features/payments/icons';
 import { OrderSummary } from '../features/payments/OrderSummary';
 import {
+  BILLING_PARAM,
   orderFromIntent,
   orderKey,
   parsePaymentParams,
   paymentBackTarget,
   paymentHeading,
   paymentRecovery,
+  readBillingCycle,
   type PaymentOrder,
   type Recovery,
 } from '../features/payments/payment-params';
@@ -336,6 +338,11 @@ export function Component() {
     : parsePaymentParams(params, { selectedPlan, currentPlan: user.plan_type ?? null });
   const type = params.get('type')?.trim() || parsed?.type || 'generation';
   const back = paymentBackTarget(type);
+  // Back to the prices the plan was chosen from: the annual ones when it is billed yearly.
+  const backTo =
+    back === '/pricing' && type === 'training' && readBillingCycle(params) === 'annual'
+      ? `/pricing?${BILLING_PARAM}=annual`
+      : back;
 
   let body: ReactNode;
   if (success) body = <SuccessPanel success={success} />;
@@ -369,7 +376,7 @@ export function Component() {
   return (
     <section className="mx-auto max-w-5xl px-4 py-10 sm:px-6 sm:py-14">
       <title>Payment · Studioshot</title>
-      <Link to={back} className={`${buttonClass('ghost', 'sm')} -ml-3.5`}>
+      <Link to={backTo} className={`${buttonClass('ghost', 'sm')} -ml-3.5`}>
         <ArrowLeftIcon /> {BACK_LABELS[back] ?? 'Back'}
       </Link>
       <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-stone-950 sm:text-4xl">

@@ -1,32 +1,118 @@
 import { MESSAGES } from '@studioshot/contracts';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageState } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
 import { setAuthRedirect, useSession } from '../features/auth/session-store';
+import { cycleFigures, monthsFreeText, perPeriod } from '../features/payments/billing-cycle';
 import {
   COMING_SOON_CREDIT_PACKS,
   formatDollars,
   isPlanType,
   planLabel,
   tierRank,
+  type BillingCycle,
 } from '../features/payments/catalogue';
 import { storeSelectedPlan } from '../features/payments/client-storage';
 import { readPricingState, type PricingNavigationState } from '../features/payments/eligibility';
 import { usePricing, useProfile } from '../features/payments/hooks';
 import { CheckIcon } from '../features/payments/icons';
+import {
+  BILLING_PARAM,
+  readBillingCycle,
+  trainingPaymentPath,
+} from '../features/payments/payment-params';
 import { plansOf, type PricingPlan, type PricingResponse } from '../features/payments/payments-api';
 
-/** Where Subscribe Monthly leads (product spec, /pricing). */
-const TRAINING_PAYMENT_PATH = '/payment?type=training';
+/** The sign-in address that comes back to `path`: '&' escaped, the rest as the spec writes it. */
+function authPathFor(path: string): string {
+  return `/auth?redirect=${path.replaceAll('&', '%26')}`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Monthly or Annual: a pair of toggle buttons, the pressed one is the prices shown. */
+function BillingToggle({
+  cycle,
+  onChange,
+}: {
+  cycle: BillingCycle;
+  onChange: (cycle: BillingCycle) => void;
+}) {
+  const labelId = useId();
+  const option = (value: BillingCycle, label: string, badge?: string) => {
+    const on = cycle === value;
+    return (
+      <button
+        type="button"
+        aria-pressed={on}
+        onClick={() => onChange(value)}
+        className={`inline-flex min-h-11 items-center gap-2 rounded-full px-5 py-2 text-sm font-medium transition-colors ${
+          on ? 'bg-stone-900 text-white' : 'text-stone-700 hover:bg-stone-100'
+        }`}
+      >
+        {label}
+        {badge && (
+          <span
+            className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+              on ? 'bg-white text-accent-800' : 'bg-accent-100 text-accent-800'
+            }`}
+          >
+            {badge}
+          </span>
+        )}
+      </button>
+    );
+  };
+  return (
+    <div role="group" aria-labelledby={labelId} className="flex flex-col items-center gap-2">
+      <p id={labelId} className="text-sm font-medium text-stone-800">
+        Billing period
+      </p>
+      <div className="inline-flex flex-wrap justify-center rounded-full border border-stone-300 bg-white p-1 shadow-sm">
+        {option('monthly', 'Monthly')}
+        {option('annual', 'Annual', capitalised(monthsFreeText()))}
+      </div>
+    </div>
+  );
+}
+
+/** What a plan costs on the cycle shown: the month's price, or the year's with its month. */
+function PlanPrice({ plan, cycle }: { plan: PricingPlan; cycle: BillingCycle }) {
+  const figures = cycleFigures(plan.price, cycle);
+  return (
+    <>
+      <p className="mt-5 flex items-baseline gap-1">
+        <span className="font-display text-4xl font-semibold tracking-tight text-stone-950">
+          {formatDollars(figures.periodCents)}
+        </span>
+        <span className="text-stone-500">{perPeriod(cycle)}</span>
+      </p>
+      {cycle === 'annual' && (
+        <>
+          <p className="mt-1 text-sm text-stone-600">
+            {formatDollars(figures.perMonthCents)}/month billed yearly
+          </p>
+          <p className="mt-1 text-sm font-semibold text-stone-900">
+            {capitalised(monthsFreeText())}: save {formatDollars(figures.savedCents)}
+          </p>
+        </>
+      )}
+    </>
+  );
+}
 
 function PlanCard({
   plan,
+  cycle,
   highlighted,
   actionLabel,
   onChoose,
 }: {
   plan: PricingPlan;
+  cycle: BillingCycle;
   highlighted: boolean;
   actionLabel: string;
   onChoose: () => void;
@@ -74,12 +160,7 @@ function PlanCard({
         {plan.name}
       </h2>
       <p className="mt-2 min-h-12 text-sm text-stone-600">{plan.description}</p>
-      <p className="mt-5 flex items-baseline gap-1">
-        <span className="font-display text-4xl font-semibold tracking-tight text-stone-950">
-          {formatDollars(plan.price)}
-        </span>
-        <span className="text-stone-500">/month</span>
-      </p>
+      <PlanPrice plan={plan} cycle={cycle} />
       <p className="mt-1 text-sm font-medium text-accent-700">{plan.credits} headshots/month</p>
       <ul className="mt-6 flex-1 space-y-2.5 text-sm text-stone-700">
         {plan.features.map((feature) => (
@@ -171,16 +252,31 @@ export function Component() {
   const signedIn = status === 'authenticated';
   const navigate = useNavigate();
   const location = useLocation();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const pricing = usePricing();
   // The tier decides which plans are offered: keep it fresh for signed-in visitors.
   const profile = useProfile({ enabled: signedIn });
 
   const requested = params.get('plan');
   const needState = readPricingState(location.state);
-  const rawPlan = (profile.data ?? user)?.plan_type;
+  const account = profile.data ?? user;
+  const rawPlan = account?.plan_type;
   const currentPlan = signedIn ? (isPlanType(rawPlan) ? rawPlan : 'free') : null;
   const paid = currentPlan !== null && currentPlan !== 'free';
+  // An upgrade keeps the subscriber's billing cycle (the server prices it so): show that one.
+  const subscribedCycle: BillingCycle =
+    account?.subscription_interval === 'annual' ? 'annual' : 'monthly';
+  const cycle: BillingCycle = paid ? subscribedCycle : (readBillingCycle(params) ?? 'monthly');
+  const chooseCycle = (next: BillingCycle) =>
+    setParams(
+      (current) => {
+        const query = new URLSearchParams(current);
+        if (next === 'annual') query.set(BILLING_PARAM, next);
+        else query.delete(BILLING_PARAM);
+        return query;
+      },
+      { replace: true, preventScrollReset: true },
+    );
 
   const plans = pricing.data
     ? plansOf(pricing.data)
@@ -206,12 +302,13 @@ export function Component() {
       void navigate(`/payment?type=upgrade&from=${encodeURIComponent(currentPlan)}`);
       return;
     }
+    const paymentPath = trainingPaymentPath(cycle);
     if (signedIn) {
-      void navigate(TRAINING_PAYMENT_PATH);
+      void navigate(paymentPath);
       return;
     }
-    setAuthRedirect(TRAINING_PAYMENT_PATH);
-    void navigate(`/auth?redirect=${TRAINING_PAYMENT_PATH}`);
+    setAuthRedirect(paymentPath);
+    void navigate(authPathFor(paymentPath));
   };
 
   return (
@@ -237,6 +334,19 @@ export function Component() {
             COMING_SOON_CREDIT_PACKS.map((pack) => ({ ...pack, for_sale: false }))
           }
         />
+      )}
+
+      {/* Shown while the plans load too, so their arrival moves nothing below it. */}
+      {!paid && !pricing.isError && !(pricing.data && plans.length === 0) && (
+        <div className="mt-10">
+          <BillingToggle cycle={cycle} onChange={chooseCycle} />
+        </div>
+      )}
+      {paid && cycle === 'annual' && (
+        <p className="mt-6 text-center text-sm text-stone-600">
+          Your plan is billed yearly: upgrades are priced per year, and credits still come every
+          month.
+        </p>
       )}
 
       <div className="mt-10" aria-live="polite">
@@ -277,8 +387,15 @@ export function Component() {
               <PlanCard
                 key={plan.id}
                 plan={plan}
+                cycle={cycle}
                 highlighted={plan.id === requested}
-                actionLabel={paid ? `Upgrade to ${plan.name}` : 'Subscribe Monthly'}
+                actionLabel={
+                  paid
+                    ? `Upgrade to ${plan.name}`
+                    : cycle === 'annual'
+                      ? 'Subscribe Annually'
+                      : 'Subscribe Monthly'
+                }
                 onChoose={() => choose(plan)}
               />
             ))}
@@ -289,7 +406,7 @@ export function Component() {
       <div className="mx-auto mt-12 grid max-w-4xl gap-4 text-center text-sm text-stone-600 sm:grid-cols-3">
         <p>
           <span className="block font-medium text-stone-900">Cancel any time</span>
-          Keep your plan until the end of the month you paid for.
+          Keep your plan until the end of the {cycle === 'annual' ? 'year' : 'month'} you paid for.
         </p>
         <p>
           <span className="block font-medium text-stone-900">Credits never expire</span>

@@ -1,6 +1,15 @@
 import { cardClass } from '../../components/ui';
+import { customPromptApplies } from '../generation/legacy/custom-prompt';
 import type { UpgradeProration } from './billing-api';
-import { formatDate, formatDollars, planLabel, pricePerCredit } from './catalogue';
+import { cycleFigures, monthsFreeText, perPeriod } from './billing-cycle';
+import {
+  formatDate,
+  formatDollars,
+  planLabel,
+  pricePerCredit,
+  type BillingCycle,
+  type Plan,
+} from './catalogue';
 import { CheckIcon } from './icons';
 import type { PaymentOrder } from './payment-params';
 
@@ -16,17 +25,39 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** What a plan on this billing cycle unlocks beyond its models and credits (the custom prompt). */
+function cycleExtras(plan: Plan, cycle: BillingCycle): string[] {
+  return customPromptApplies({ plan_type: plan.id, subscription_interval: cycle })
+    ? ['Custom prompts on the Generate page']
+    : [];
+}
+
+function planLines(order: Extract<PaymentOrder, { kind: 'training-plan' }>): string[] {
+  const { plan, cycle } = order;
+  if (cycle === 'monthly') {
+    return [
+      'Monthly subscription, cancel any time',
+      `${plural(plan.training_limit, 'personal AI model')}`,
+      `${plan.credits} headshot credits every month`,
+    ];
+  }
+  const figures = cycleFigures(plan.price_cents, cycle);
+  return [
+    'Annual subscription, renews yearly, cancel any time',
+    `${formatDollars(figures.perMonthCents)} a month billed yearly: ${monthsFreeText()} (you save ${formatDollars(figures.savedCents)})`,
+    `${plural(plan.training_limit, 'personal AI model')}`,
+    `${plan.credits} headshot credits every month, all year`,
+    ...cycleExtras(plan, cycle),
+  ];
+}
+
 function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Summary {
   switch (order.kind) {
     case 'training-plan':
       return {
         title: `${order.plan.name} plan`,
-        lines: [
-          'Monthly subscription, cancel any time',
-          `${plural(order.plan.training_limit, 'personal AI model')}`,
-          `${order.plan.credits} headshot credits every month`,
-        ],
-        per: '/month',
+        lines: planLines(order),
+        per: perPeriod(order.cycle),
       };
     case 'training-slot':
       return {
@@ -54,6 +85,22 @@ function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Sum
             'Takes effect immediately',
           ],
           per: '/month',
+        };
+      }
+      if (proration.billing_cycle === 'annual') {
+        // Billed yearly, credited monthly: the credits follow the month, the charge the year.
+        return {
+          title: `Upgrade to ${order.plan.name}`,
+          lines: [
+            `From your ${planLabel(proration.from_plan)} plan, effective immediately`,
+            `${plural(order.plan.training_limit, 'personal AI model')}`,
+            proration.credits > 0
+              ? `${plural(proration.credits, 'extra credit')} now, for the rest of this month`
+              : 'Your monthly credits move up next month',
+            `${order.plan.credits} headshot credits every month from then on`,
+            `Annual billing: your plan renews yearly, next on ${formatDate(proration.period_end)}`,
+            ...cycleExtras(order.plan, 'annual'),
+          ],
         };
       }
       return {

@@ -12,6 +12,7 @@ import {
   type PaymentIntentResponse,
 } from './payments-api';
 import { createUpgrade, type UpgradeProration } from './billing-api';
+import { planPeriodPriceCents } from './catalogue';
 import { refreshProfile } from './hooks';
 import { clearPurchaseSelection } from './client-storage';
 
@@ -28,8 +29,10 @@ export function createIntentFor(order: PaymentOrder): Promise<CheckoutIntent> {
     case 'training-plan':
       return createTrainingPayment({
         name: order.selected.planName || order.plan.name,
-        priceDollars: order.selected.price / 100,
+        priceDollars:
+          planPeriodPriceCents({ price_cents: order.selected.price }, order.cycle) / 100,
         credits: order.selected.credits,
+        billingCycle: order.cycle,
       });
     case 'training-slot':
       return createTrainingPayment(null);

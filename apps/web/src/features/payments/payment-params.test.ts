@@ -4,9 +4,12 @@ import { MESSAGES } from '@studioshot/contracts/messages';
 import {
   generationResultPath,
   orderFromIntent,
+  orderKey,
   parsePaymentParams,
   paymentBackTarget,
   paymentHeading,
+  readBillingCycle,
+  trainingPaymentPath,
   type PaymentOrder,
 } from './payment-params';
 
@@ -45,11 +48,37 @@ describe('/payment query parameters', () => {
     expect(parse('type=training', professional).order).toMatchObject({
       kind: 'training-plan',
       plan: { id: 'professional', price_cents: 1999 },
+      cycle: 'monthly',
     });
     expect(parse('type=training').order).toMatchObject({
       kind: 'training-slot',
       pack: { id: 'training_1', price_cents: 2500 },
     });
+  });
+
+  it('billing=annual sells the stored plan billed yearly; another value is refused', () => {
+    const annual = parse('type=training&billing=annual', professional);
+    expect(annual.order).toMatchObject({
+      kind: 'training-plan',
+      plan: { id: 'professional' },
+      cycle: 'annual',
+    });
+    expect(parse('type=training&billing=monthly', professional).order).toMatchObject({
+      cycle: 'monthly',
+    });
+    // One visit, one intent per order: the two cycles are two orders.
+    expect(orderKey(annual.order!)).not.toBe(orderKey(parse('type=training', professional).order!));
+    for (const query of ['type=training&billing=weekly', 'type=training&billing=ANNUAL']) {
+      expect(parse(query, professional)).toEqual({
+        type: 'training',
+        error: 'Invalid payment type or missing parameters',
+      });
+    }
+    expect(readBillingCycle(new URLSearchParams(''))).toBe('monthly');
+    expect(readBillingCycle(new URLSearchParams('billing=annual'))).toBe('annual');
+    expect(readBillingCycle(new URLSearchParams('billing=yearly'))).toBeNull();
+    expect(trainingPaymentPath('monthly')).toBe('/payment?type=training');
+    expect(trainingPaymentPath('annual')).toBe('/payment?type=training&billing=annual');
   });
 
   it('training with quantity and price is the additional-training flow with pack training_N', () => {
@@ -128,7 +157,18 @@ describe('/payment query parameters', () => {
       resume('type=upgrade', { kind: 'subscription', item_id: 'starter', from_plan: 'free' }),
     ).toMatchObject({ order: { kind: 'upgrade', plan: { id: 'starter' }, from: 'free' } });
     expect(resume('type=training', { kind: 'subscription', item_id: 'premium' })).toMatchObject({
-      order: { kind: 'training-plan', plan: { id: 'premium' } },
+      order: { kind: 'training-plan', plan: { id: 'premium' }, cycle: 'monthly' },
+    });
+    // The intent's item names the cycle, whatever the address says.
+    expect(
+      resume('type=training', { kind: 'subscription', item_id: 'premium_annual' }),
+    ).toMatchObject({
+      order: {
+        kind: 'training-plan',
+        plan: { id: 'premium' },
+        cycle: 'annual',
+        selected: { planId: 'premium', price: 3999 },
+      },
     });
     expect(
       resume('type=training&quantity=3&price=45', {

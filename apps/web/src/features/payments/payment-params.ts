@@ -1,6 +1,7 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
 import type { PaymentIntentDetails } from './billing-api';
 import {
+  BILLING_CYCLES,
   findComingSoonCreditPack,
   findCreditPackage,
   findPlan,
@@ -8,6 +9,7 @@ import {
   findTrainingPack,
   formatDollars,
   trainingPackById,
+  type BillingCycle,
   type CreditPackage,
   type Plan,
   type TrainingPack,
@@ -19,8 +21,8 @@ export type PaymentType = 'training' | 'upgrade' | 'credits' | 'generation';
 
 /** What one visit to /payment sells. */
 export type PaymentOrder =
-  /** type=training with a stored plan: the plan subscription. */
-  | { kind: 'training-plan'; plan: Plan; selected: SelectedPlan }
+  /** type=training with a stored plan: the plan subscription, billed monthly or yearly. */
+  | { kind: 'training-plan'; plan: Plan; selected: SelectedPlan; cycle: BillingCycle }
   /** type=training alone: one training at the default training fee. */
   | { kind: 'training-slot'; pack: TrainingPack }
   /** type=training&quantity&price: the additional-training flow. */
@@ -60,6 +62,23 @@ function trimmed(params: URLSearchParams, name: string): string | null {
   return value ? value : null;
 }
 
+/** The query parameter that names a plan's billing cycle, on /pricing and /payment. */
+export const BILLING_PARAM = 'billing';
+
+/** The billing cycle the address names: monthly when it names none, null when not one we sell. */
+export function readBillingCycle(params: URLSearchParams): BillingCycle | null {
+  const value = trimmed(params, BILLING_PARAM);
+  if (value === null) return 'monthly';
+  return BILLING_CYCLES.find((cycle) => cycle === value) ?? null;
+}
+
+/** Where a plan bought from /pricing is paid for (product spec: /payment?type=training). */
+export function trainingPaymentPath(cycle: BillingCycle): string {
+  return cycle === 'annual'
+    ? `/payment?type=training&${BILLING_PARAM}=annual`
+    : '/payment?type=training';
+}
+
 function dollarsToCents(value: string): number | null {
   if (!/^\d+(\.\d{1,2})?$/.test(value)) return null;
   return Math.round(Number(value) * 100);
@@ -81,6 +100,8 @@ export function parsePaymentParams(
 
   switch (type) {
     case 'training': {
+      const cycle = readBillingCycle(params);
+      if (cycle === null) return invalid();
       const quantity = trimmed(params, 'quantity');
       const price = trimmed(params, 'price');
       if (quantity !== null || price !== null) {
@@ -99,11 +120,13 @@ export function parsePaymentParams(
       }
       const selected = context.selectedPlan;
       const plan = selected ? findPlan(selected.planId) : undefined;
-      if (selected && plan) return { type, order: { kind: 'training-plan', plan, selected } };
+      if (selected && plan)
+        return { type, order: { kind: 'training-plan', plan, selected, cycle } };
       const single = findTrainingPack(1);
       return single ? { type, order: { kind: 'training-slot', pack: single } } : invalid();
     }
     case 'upgrade': {
+      // An upgrade keeps the billing cycle of the plan it moves up from: the server prices it so.
       const target = context.selectedPlan ? findPlan(context.selectedPlan.planId) : undefined;
       if (!target) return invalid(MESSAGES.noTargetPlan, CHOOSE_PLAN);
       const from = trimmed(params, 'from') ?? context.currentPlan ?? 'free';
@@ -153,7 +176,7 @@ export function paymentHeading(type: string): string {
 export function orderKey(order: PaymentOrder): string {
   switch (order.kind) {
     case 'training-plan':
-      return `training-plan:${order.plan.id}`;
+      return `training-plan:${order.plan.id}:${order.cycle}`;
     case 'training-slot':
     case 'training-pack':
       return `${order.kind}:${order.pack.id}`;
@@ -226,10 +249,14 @@ export function orderFromIntent(
         planId: item.plan.id,
         type: 'subscription',
         planName: item.plan.name,
-        price: item.price_cents,
+        // The plan's monthly price, as /pricing stores it; the cycle says what a period costs.
+        price: item.plan.price_cents,
         credits: item.plan.credits,
       };
-      return { type, order: { kind: 'training-plan', plan: item.plan, selected } };
+      return {
+        type,
+        order: { kind: 'training-plan', plan: item.plan, selected, cycle: item.cycle },
+      };
     }
     case 'upgrade': {
       const plan = findPlan(intent.item_id);

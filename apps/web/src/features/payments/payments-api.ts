@@ -17,6 +17,7 @@ import {
 import { api } from '../../lib/api';
 import { ApiError } from '../../lib/api-client';
 import type { CardDetails } from './card';
+import type { BillingCycle } from './catalogue';
 
 /** The payment calls of api spec 7.6, each answer checked against its contract. */
 
@@ -60,13 +61,28 @@ export const createCreditPayment = (creditPackId: string) =>
     MESSAGES.creditPaymentFailed,
   );
 
-/** A plan subscription; without a plan, one training slot at the default training fee. */
+/**
+ * A plan subscription; without a plan, one training slot at the default training fee. The price
+ * is the billing period's (a year's for annual billing), as the page showed it.
+ */
 export const createTrainingPayment = (
-  plan?: { name: string; priceDollars: number; credits: number } | null,
+  plan?: {
+    name: string;
+    priceDollars: number;
+    credits: number;
+    billingCycle: BillingCycle;
+  } | null,
 ) =>
   createIntent(
     '/api/v1/payments/create-training-payment',
-    plan ? { plan_name: plan.name, plan_price: plan.priceDollars, plan_credits: plan.credits } : {},
+    plan
+      ? {
+          plan_name: plan.name,
+          plan_price: plan.priceDollars,
+          plan_credits: plan.credits,
+          billing_cycle: plan.billingCycle,
+        }
+      : {},
     MESSAGES.trainingPaymentFailed,
   );
 

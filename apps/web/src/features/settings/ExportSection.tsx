@@ -12,6 +12,7 @@ import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { formatBytes, formatDateTime } from './format';
+import { PhotoSetsList } from './PhotoSetsList';
 import { EXPORTS_QUERY_KEY, fetchExports, requestExport } from './settings-api';
 import { SettingsSection } from './SettingsSection';
 
@@ -130,6 +131,7 @@ export function ExportSection() {
           </>
         )}
       </div>
+      <PhotoSetsList />
     </SettingsSection>
   );
 }

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDateTime } from './format';
+import { formatBytes, formatDate, formatDateTime } from './format';
 
 describe('settings formatting', () => {
   it('writes dates with the time, in the given zone', () => {
     expect(formatDateTime('2026-11-25T14:05:00.000Z', 'UTC')).toBe('25 Nov 2026, 14:05');
     expect(formatDateTime('not a date')).toBe('not a date');
+  });
+
+  it('writes days without the time, in the given zone', () => {
+    expect(formatDate('2026-11-25T23:30:00.000Z', 'UTC')).toBe('25 Nov 2026');
+    expect(formatDate('2026-11-25T23:30:00.000Z', 'Asia/Tokyo')).toBe('26 Nov 2026');
+    expect(formatDate('not a date')).toBe('not a date');
   });
 
   it('writes sizes in the largest unit that keeps a number above one', () => {

@@ -12,6 +12,18 @@ export function formatDateTime(value: string, timeZone?: string): string {
   });
 }
 
+/** '25 Nov 2026' in the reader's own time zone: when photos were uploaded or are deleted. */
+export function formatDate(value: string, timeZone?: string): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone,
+  });
+}
+
 /** A size as people read it: '812 KB', '14.2 MB'. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -3,12 +3,16 @@ import {
   ZAccountDeletionSchema,
   ZDataExportListSchema,
   ZDataExportSchema,
+  ZPhotoSetDeletionSchema,
+  ZPhotoSetListSchema,
   ZPrivacyFactsSchema,
   ZSignInSessionListSchema,
   ZSignOutResponseSchema,
   ZUserSchema,
   type AccountDeletion,
   type DataExport,
+  type PhotoSet,
+  type PhotoSetDeletion,
   type PrivacyFacts,
   type SignInSession,
   type SignOutResponse,
@@ -19,6 +23,7 @@ import { api } from '../../lib/api';
 export const SESSIONS_QUERY_KEY = ['account', 'sessions'] as const;
 export const EXPORTS_QUERY_KEY = ['account', 'exports'] as const;
 export const PRIVACY_QUERY_KEY = ['privacy'] as const;
+export const PHOTO_SETS_QUERY_KEY = ['account', 'photo-sets'] as const;
 
 export async function fetchSessions(): Promise<SignInSession[]> {
   const answer = await api.get('/api/v1/users/sessions', {
@@ -64,6 +69,26 @@ export async function fetchExports(): Promise<DataExport[]> {
 
 export function requestExport(): Promise<DataExport> {
   return api.post('/api/v1/users/exports', undefined, { schema: ZDataExportSchema });
+}
+
+/** The photo sets: what each holds, the model trained from it, when its photos are purged. */
+export async function fetchPhotoSets(): Promise<PhotoSet[]> {
+  const answer = await api.get('/api/v1/upload/sessions', {
+    schema: ZPhotoSetListSchema,
+    invalid: MESSAGES.photoSetsLoadFailed,
+  });
+  return answer.photo_sets;
+}
+
+/**
+ * Deletes a photo set: its photos and every copy. `deleted` once gone, `deleting` while it is
+ * still going; refused (409) while a training from it has not finished.
+ */
+export function deletePhotoSet(id: string): Promise<PhotoSetDeletion> {
+  return api.delete(`/api/v1/upload/sessions/${encodeURIComponent(id)}`, {
+    schema: ZPhotoSetDeletionSchema,
+    invalid: MESSAGES.photoSetDeleteFailed,
+  });
 }
 
 /** The privacy page's numbers: public, from the server's configuration. */
