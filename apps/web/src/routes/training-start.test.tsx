@@ -107,6 +107,17 @@ describe('/training/start', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
+  it('promises no figure while no training has been timed on the engine', async () => {
+    openStart({ ...waitEstimateAnswers({ training: { median: null, wait: 0 } }) });
+    const startForm = await form();
+    expect(
+      await within(startForm).findByText(
+        'We have not timed a training on this engine yet, so we cannot say how long yours will take. You can follow it live.',
+      ),
+    ).toBeTruthy();
+    expect(within(startForm).queryByText(/Training should take/)).toBeNull();
+  });
+
   it('takes the session from the navigation state alone', async () => {
     openStart({}, { entry: { pathname: '/training/start', state: { sessionId: SESSION_ID } } });
     expect(await form()).toBeTruthy();

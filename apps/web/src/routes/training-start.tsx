@@ -147,15 +147,20 @@ function LimitPanel({
  */
 function useTrainingExpectation(): string | null {
   const estimate = useWaitEstimate('training');
-  if (!estimate.data) return null;
+  // undefined: still loading, or the call failed; null: no training timed yet on this engine.
+  if (estimate.data === undefined) return null;
+  if (estimate.data === null) return UNTIMED_TRAINING;
   if (estimate.data.waitSeconds === null) {
     return 'No training worker is connected right now: your training waits in the queue until one is.';
   }
   const phrase = durationPhrase('training', expectedSeconds(estimate.data));
-  return phrase
-    ? `Training should take ${phrase}, going by the queue right now and our recent trainings.`
-    : null;
+  if (!phrase) return UNTIMED_TRAINING;
+  return `Training should take ${phrase}, going by the queue right now and our recent trainings.`;
 }
+
+/** What the page says instead of a figure while no training has been timed. */
+export const UNTIMED_TRAINING =
+  'We have not timed a training on this engine yet, so we cannot say how long yours will take.';
 
 /** After a successful start: the started state, then the dashboard after 3 s. */
 function StartedPanel({ job }: { job: TrainingJob }) {

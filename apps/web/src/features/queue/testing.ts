@@ -1,7 +1,10 @@
 /** Stub answers of the queue's wait-time estimate, keyed for stubApi. */
 export function waitEstimateAnswers(
   figures: Partial<
-    Record<'training' | 'generation', { median: number; wait?: number | null; ahead?: number }>
+    Record<
+      'training' | 'generation',
+      { median: number | null; wait?: number | null; ahead?: number }
+    >
   >,
 ) {
   const handlers: Record<string, () => [number, unknown]> = {};
