@@ -472,6 +472,19 @@ describe('a payment never lowers a plan', () => {
     expect(await profileOf(t, token)).toMatchObject({ plan_type: 'premium', training_limit: 10 });
   });
 
+  it('a subscriber cannot buy a higher plan at list price: the upgrade charges the difference', async () => {
+    const token = await newUser();
+    await buyPlan(token, '/api/v1/payments/create-training-payment', { plan_name: 'starter' });
+    const before = await countRows(t);
+    const res = await post(token, '/api/v1/payments/create-training-payment', {
+      plan_name: 'professional',
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(MESSAGES.planChangeNeedsUpgrade);
+    expect(await countRows(t)).toEqual(before);
+    expect((await profileOf(t, token)).plan_type).toBe('starter');
+  });
+
   it('a stale upgrade confirmed after a higher purchase is refunded, and the plan stays', async () => {
     const token = await newUser();
     // Two tabs on the free plan: one starts an upgrade to professional, the other buys premium.

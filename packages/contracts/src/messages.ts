@@ -97,6 +97,8 @@ export const MESSAGES = {
     'This credit pack is coming soon and cannot be bought yet. Our credit packages are on sale now on the Credits page.',
   upgradeNotHigher:
     'An upgrade must be to a higher plan: to change to a lower plan, cancel and choose it when your period ends.',
+  planChangeNeedsUpgrade:
+    'You already have a plan. Upgrade it from the pricing page: you pay only the difference for the rest of your billing period.',
   upgradePlanChanged:
     'Your plan has changed since this page was opened. Reload the page to see the upgrade from your current plan.',
   upgradePastDue:

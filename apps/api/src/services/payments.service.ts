@@ -231,6 +231,11 @@ export class PaymentsService {
         `${MESSAGES.trainingPaymentFailed}: you are already on ${findPlan(user.plan_type as PaidPlan)?.name ?? user.plan_type} or a higher plan.`,
       );
     }
+    // A subscriber moves up through create-upgrade, which charges only the difference for the
+    // rest of the period; selling them the new plan at list price would drop what they paid.
+    if (tierRank(user.plan_type) > tierRank('free')) {
+      throw new AppError('conflict', MESSAGES.planChangeNeedsUpgrade);
+    }
     const cycle = body.billing_cycle ?? 'monthly';
     const priceCents = planPeriodPriceCents(plan, cycle);
     // The client may echo what it showed; it never sets what is charged.
