@@ -254,8 +254,11 @@ describe('deleting a photo set from Settings', () => {
 
     // The trained set: the dialog says what goes and that the model stays; keyboard only.
     const deleteTrained = trainedItem.getByRole('button', { name: /^Delete photos/ });
+    const trainedLabel = (await deleteTrained.getAttribute('aria-label'))!;
     await deleteTrained.focus();
-    await page.keyboard.press('Enter');
+    // The key goes to that button only once it holds the focus (not the one focus came back to).
+    await expect.poll(() => focused(page)).toBe(trainedLabel);
+    await deleteTrained.press('Enter');
     await dialog.getByText('2 photos, as you uploaded them').waitFor();
     await dialog.getByText('Office Portraits keeps working', { exact: false }).waitFor();
     expect(await focused(page)).toBe('Cancel');
