@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useSession } from '../features/auth/session-store';
 import { useGetStarted } from '../features/home/use-get-started';
@@ -28,50 +29,14 @@ export function SiteHeader() {
               <NavLink to="/dashboard" className={navLinkClass}>
                 Dashboard
               </NavLink>
-              {/* Payments and receipts: on phones just its icon, named for screen readers. */}
-              <NavLink
-                to="/billing"
-                aria-label="Billing"
-                title="Billing and receipts"
-                className={(state) => `${navLinkClass(state)} inline-flex items-center gap-1.5`}
-              >
-                <svg
-                  aria-hidden="true"
-                  viewBox="0 0 24 24"
-                  className="size-5 sm:size-4"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                >
-                  <path d="M6 3h12v18l-3-2-3 2-3-2-3 2V3Z" />
-                  <path d="M9 8h6M9 12h6" />
-                </svg>
-                <span className="hidden sm:inline">Billing</span>
-              </NavLink>
-              {/* The account menu: on phones just its icon, named for screen readers. */}
-              <NavLink
-                to="/settings"
-                aria-label="Account settings"
-                title="Account settings"
-                className={(state) => `${navLinkClass(state)} inline-flex items-center gap-1.5`}
-              >
-                <svg
-                  aria-hidden="true"
-                  viewBox="0 0 24 24"
-                  className="size-5 sm:size-4"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.8"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                >
-                  <circle cx="12" cy="8" r="4" />
-                  <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
-                </svg>
-                <span className="hidden sm:inline">Account</span>
-              </NavLink>
+              <IconNavLink to="/billing" label="Billing" title="Billing and receipts">
+                <path d="M6 3h12v18l-3-2-3 2-3-2-3 2V3Z" />
+                <path d="M9 8h6M9 12h6" />
+              </IconNavLink>
+              <IconNavLink to="/settings" label="Account settings" text="Account">
+                <circle cx="12" cy="8" r="4" />
+                <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
+              </IconNavLink>
             </>
           ) : (
             <>
@@ -92,5 +57,46 @@ export function SiteHeader() {
         </nav>
       </div>
     </header>
+  );
+}
+
+/**
+ * A header link that is only its icon on phones (named for screen readers by `label`) and icon
+ * plus `text` from the small breakpoint up. `children` are the icon's SVG shapes.
+ */
+function IconNavLink({
+  to,
+  label,
+  title = label,
+  text = label,
+  children,
+}: {
+  to: string;
+  label: string;
+  title?: string;
+  text?: string;
+  children: ReactNode;
+}) {
+  return (
+    <NavLink
+      to={to}
+      aria-label={label}
+      title={title}
+      className={(state) => `${navLinkClass(state)} inline-flex items-center gap-1.5`}
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="size-5 sm:size-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        {children}
+      </svg>
+      <span className="hidden sm:inline">{text}</span>
+    </NavLink>
   );
 }
