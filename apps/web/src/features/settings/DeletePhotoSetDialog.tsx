@@ -1,10 +1,7 @@
 import { MESSAGES, type PhotoSet, type PhotoSetDeletion } from '@studioshot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { AlertIcon } from '../../components/icons';
+import { DeletionActions } from '../../components/DeletionActions';
 import { Modal } from '../../components/Modal';
-import { Spinner } from '../../components/PageState';
-import { buttonClass } from '../../components/ui';
-import { errorMessage } from '../../lib/api-client';
 import { formatDate } from './format';
 import { deletePhotoSet } from './settings-api';
 
@@ -69,32 +66,14 @@ export function DeletePhotoSetDialog({
           <p className="mt-4 text-sm text-stone-600">
             Your headshots stay. To train another model you would upload photos again.
           </p>
-          {remove.isError && (
-            <p role="alert" className="mt-4 flex items-start gap-2 text-sm text-red-700">
-              <AlertIcon className="mt-0.5 size-4 shrink-0" />
-              {errorMessage(remove.error, MESSAGES.photoSetDeleteFailed)}
-            </p>
-          )}
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <button
-              type="button"
-              onClick={close}
-              disabled={remove.isPending}
-              className={buttonClass('secondary')}
-              data-autofocus
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              onClick={() => remove.mutate(set)}
-              disabled={remove.isPending}
-              className={buttonClass('danger')}
-            >
-              {remove.isPending && <Spinner className="size-4" />}
-              {remove.isPending ? 'Deleting...' : 'Delete photos'}
-            </button>
-          </div>
+          <DeletionActions
+            error={remove.error}
+            fallback={MESSAGES.photoSetDeleteFailed}
+            pending={remove.isPending}
+            confirmLabel="Delete photos"
+            onCancel={close}
+            onConfirm={() => remove.mutate(set)}
+          />
         </>
       )}
     </Modal>

@@ -1,11 +1,8 @@
 import type { ModelDeletion } from '@studioshot/contracts/deletion';
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { useMutation } from '@tanstack/react-query';
-import { AlertIcon } from '../../components/icons';
+import { DeletionActions } from '../../components/DeletionActions';
 import { Modal } from '../../components/Modal';
-import { Spinner } from '../../components/PageState';
-import { buttonClass } from '../../components/ui';
-import { errorMessage } from '../../lib/api-client';
 import { deleteModel } from './model-deletion';
 import { silenceJob } from './tracker';
 import { isActiveStatus, type ModelRow } from './training-logic';
@@ -67,32 +64,14 @@ export function DeleteModelDialog({
           <p className="mt-4 text-sm text-stone-600">
             The photos you trained it with are not deleted with it.
           </p>
-          {remove.isError && (
-            <p role="alert" className="mt-4 flex items-start gap-2 text-sm text-red-700">
-              <AlertIcon className="mt-0.5 size-4 shrink-0" />
-              {errorMessage(remove.error, MESSAGES.modelDeleteFailed)}
-            </p>
-          )}
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <button
-              type="button"
-              onClick={close}
-              disabled={remove.isPending}
-              className={buttonClass('secondary')}
-              data-autofocus
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              onClick={() => remove.mutate(model)}
-              disabled={remove.isPending}
-              className={buttonClass('danger')}
-            >
-              {remove.isPending && <Spinner className="size-4" />}
-              {remove.isPending ? 'Deleting...' : 'Delete model'}
-            </button>
-          </div>
+          <DeletionActions
+            error={remove.error}
+            fallback={MESSAGES.modelDeleteFailed}
+            pending={remove.isPending}
+            confirmLabel="Delete model"
+            onCancel={close}
+            onConfirm={() => remove.mutate(model)}
+          />
         </>
       )}
     </Modal>
