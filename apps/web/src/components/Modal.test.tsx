@@ -47,4 +47,17 @@ describe('Modal focus', () => {
       expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Credits' })),
     );
   });
+
+  it('ignores a close event that arrives after the dialog has opened again', async () => {
+    render(<Page />);
+    const opener = screen.getByRole('button', { name: 'Purchase' });
+    fireEvent.click(opener);
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByText('Pay here')).toBeNull());
+    fireEvent.click(opener);
+    await screen.findByText('Pay here');
+    // The first close's event, late: the dialog is open, so it stays open.
+    fireEvent(screen.getByRole('dialog', { hidden: true }), new Event('close'));
+    expect(screen.getByText('Pay here')).toBeTruthy();
+  });
 });

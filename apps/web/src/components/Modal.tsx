@@ -81,7 +81,11 @@ export function Modal({
     <dialog
       ref={dialogRef}
       aria-labelledby={titleId}
-      onClose={onClose}
+      // Chromium fires 'close' at the next animation frame, so the event of a dialog closed by
+      // the page can arrive after the page has opened it again: that stale event is ignored.
+      onClose={() => {
+        if (!dialogRef.current?.open) onClose();
+      }}
       className={`m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] overflow-y-auto rounded-2xl bg-white p-6 text-stone-900 shadow-2xl sm:p-8 ${wide ? 'max-w-3xl' : 'max-w-md'}`}
     >
       {open && (
