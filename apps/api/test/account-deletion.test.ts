@@ -155,6 +155,20 @@ describe.each(['local', 's3'] as const)('deleting an account (%s storage)', (dri
     ).toBe(200);
   });
 
+  it('limits password guesses like sign-in attempts: then 429, and still nothing changes', async () => {
+    const person = await seedPerson(t, 'guessed');
+    const before = await footprint(t, person);
+    for (let i = 0; i < t.c.env.LOGIN_MAX_PER_ACCOUNT_ADDRESS; i++)
+      expect((await deleteAccount(t, person, `guess ${i}`)).status).toBe(403);
+    const refused = await deleteAccount(t, person);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(await footprint(t, person)).toEqual(before);
+    expect(
+      (await t.request.get('/api/v1/users/profile').set(bearer(person.accessToken))).status,
+    ).toBe(200);
+  });
+
   it('deletes everything about the person, keeps the accounting on a tombstone, and frees the e-mail', async () => {
     const person = await seedPerson(t, 'leaving');
     const otherBefore = await footprint(t, other);

@@ -39,3 +39,16 @@ export function authOf(req: Request): AccessClaims {
   if (!req.auth) throw unauthorized();
   return req.auth;
 }
+
+/** The signed-in caller: their user, the sign-in their token belongs to, their address. */
+export interface Caller {
+  userId: string;
+  sessionId: string;
+  ip: string;
+}
+
+/** The caller of an authenticated request (only after requireAuth). */
+export function callerOf(req: Request): Caller {
+  const { userId, sessionId } = authOf(req);
+  return { userId, sessionId, ip: req.ip ?? 'unknown' };
+}

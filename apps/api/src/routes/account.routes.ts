@@ -9,18 +9,12 @@ import {
   ZSignInSessionListSchema,
   ZSignOutResponseSchema,
 } from '@studioshot/contracts';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { z } from 'zod';
 import { reply, type DeclaringRouter } from '../http/declare.js';
-import { authOf } from '../middleware/auth.js';
-import type { AccountSettingsService, Caller } from '../services/account-settings.service.js';
+import { callerOf } from '../middleware/auth.js';
+import type { AccountSettingsService } from '../services/account-settings.service.js';
 import type { ExportService } from '../services/export.service.js';
-
-/** The signed-in caller: their user, the sign-in their token belongs to, their address. */
-function callerOf(req: Request): Caller {
-  const { userId, sessionId } = authOf(req);
-  return { userId, sessionId, ip: req.ip ?? 'unknown' };
-}
 
 const sessionParams = z.object({ id: z.uuid() });
 const exportParams = z.object({ id: z.uuid() });

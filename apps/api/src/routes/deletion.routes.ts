@@ -7,6 +7,7 @@ import {
 } from '@studioshot/contracts';
 import { z } from 'zod';
 import { reply, type DeclaringRouter } from '../http/declare.js';
+import { callerOf } from '../middleware/auth.js';
 import type { AccountDeletionService } from '../services/account-deletion.service.js';
 import type { ModelDeletionService } from '../services/model-deletion.service.js';
 import type { PhotoSetDeletionService } from '../services/photo-set-deletion.service.js';
@@ -73,14 +74,14 @@ export function deletionRoutes(
       path: '/api/v1/users/me',
       summary: 'Delete my account and everything about me',
       description:
-        "Confirmed with the account's password (a wrong one: 403, nothing changes). Every sign-in ends at once (this token included) and nobody can sign in again; a job then deletes the photos, models, images, sessions, tokens, exports and profile from the database, storage and Redis, deletes the customer at the payment provider (cancelling the subscription), and leaves an anonymous row that payments and the credit ledger keep pointing at. The e-mail address can then sign up again as a new account. Answered 202 with the deletion's id: follow it at GET /api/v1/users/deletions/{id}.",
+        "Confirmed with the account's password (a wrong one: 403, nothing changes; guesses are limited like sign-in attempts, then 429 with Retry-After). Every sign-in ends at once (this token included) and nobody can sign in again; a job then deletes the photos, models, images, sessions, tokens, exports and profile from the database, storage and Redis, deletes the customer at the payment provider (cancelling the subscription), and leaves an anonymous row that payments and the credit ledger keep pointing at. The e-mail address can then sign up again as a new account. Answered 202 with the deletion's id: follow it at GET /api/v1/users/deletions/{id}.",
       tag: 'users',
       auth: 'required',
       body: ZDeleteAccountRequestSchema,
       responses: { 202: ZAccountDeletionSchema },
-      errors: [403],
+      errors: [403, 429],
     },
-    async ({ userId, body }) => reply(202, await deps.accounts.request(userId, body.password)),
+    async ({ req, body }) => reply(202, await deps.accounts.request(callerOf(req), body.password)),
   );
 
   // No bearer token: the deletion signed every session out. The id is random and says nothing.

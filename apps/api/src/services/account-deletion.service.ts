@@ -2,6 +2,7 @@ import { DELETION_JOB_NAMES, MESSAGES, type AccountDeletion } from '@studioshot/
 import { userPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Caller } from '../middleware/auth.js';
 import {
   NotYet,
   type DeletionJobsRepository,
@@ -133,12 +134,17 @@ export class AccountDeletionService {
   }
 
   /** DELETE /api/v1/users/me: checks the password, stops every sign-in, queues the deletion. */
-  async request(userId: string, password: string): Promise<AccountDeletion> {
-    const { users, passwords, deletions, revocations, jobs } = this.deps;
+  async request(caller: Caller, password: string): Promise<AccountDeletion> {
+    const { users, passwords, deletions, revocations, jobs, limits } = this.deps;
+    const userId = caller.userId;
     const user = await users.findById(userId);
     if (!user || user.deleted_at) throw new AppError('unauthorized', MESSAGES.authRequired);
+    // Limited like sign-in attempts from a known device: a stolen access token must not be
+    // enough to guess the password, and with it delete the account.
+    const attempt = await limits.login(user.email, caller.ip, `session-${caller.sessionId}`);
     if (!(await passwords.verify(password, user.password_hash)))
       throw new AppError('forbidden', MESSAGES.deletePasswordWrong);
+    await attempt.succeeded();
     const deletionId = await deletions.markAccountDeleting(userId);
     if (!deletionId) throw new AppError('unauthorized', MESSAGES.authRequired);
     // Queued before anything else can fail: its first step revokes the sessions again.

@@ -10,6 +10,7 @@ import type { SessionRevocationsRepository } from '../repositories/session-revoc
 import type { TokensRepository } from '../repositories/tokens.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { PasswordHasher } from './passwords.js';
+import type { Caller } from '../middleware/auth.js';
 import type { AuthRateLimits } from './rate-limits.js';
 
 export interface AccountSettingsDeps {
@@ -21,12 +22,6 @@ export interface AccountSettingsDeps {
 }
 
 /** Who is asking: the user, the sign-in their access token belongs to, and their address. */
-export interface Caller {
-  userId: string;
-  sessionId: string;
-  ip: string;
-}
-
 /** 'Chrome on macOS' from a User-Agent header; what a person recognises their device by. */
 export function describeDevice(userAgent: string | null): string {
   if (!userAgent) return 'Unknown device';
