@@ -50,6 +50,34 @@ function api(extra: Handlers): {
   return { sent, fetchMock };
 }
 
+/** What /pricing stores on choosing a plan: the plan /payment?type=training then checks out. */
+const SELECTED_PLANS = {
+  starter: { planName: 'Starter', price: 999, credits: 4 },
+  professional: { planName: 'Professional', price: 1999, credits: 8 },
+  premium: { planName: 'Premium', price: 3999, credits: 16 },
+} as const;
+
+function selectPlan(planId: keyof typeof SELECTED_PLANS) {
+  window.localStorage.setItem(
+    'selectedPlan',
+    JSON.stringify({ planId, type: 'subscription', ...SELECTED_PLANS[planId] }),
+  );
+}
+
+/** confirm-plan-subscription's answer for a plan now active. */
+function planActive(plan: string, trainingLimit: number, credits: number) {
+  return () =>
+    [
+      200,
+      {
+        message: `Your ${plan} plan is active. Now upload photos to train your AI model.`,
+        plan_type: plan,
+        training_limit: trainingLimit,
+        credits_awarded: credits,
+      },
+    ] as [number, unknown];
+}
+
 async function pay(amount: string) {
   const form = await screen.findByRole('form', { name: 'Card details' });
   fillCard(within(form));
@@ -134,27 +162,10 @@ describe('/payment parameters', () => {
 describe('/payment checkout', () => {
   it('training: plan subscription from selectedPlan, success message, /upload after 2 s', async () => {
     signIn();
-    window.localStorage.setItem(
-      'selectedPlan',
-      JSON.stringify({
-        planId: 'professional',
-        type: 'subscription',
-        planName: 'Professional',
-        price: 1999,
-        credits: 8,
-      }),
-    );
+    selectPlan('professional');
     const { sent } = api({
       'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(1999)],
-      'POST /api/v1/payments/confirm-plan-subscription': () => [
-        200,
-        {
-          message: 'Your professional plan is active. Now upload photos to train your AI model.',
-          plan_type: 'professional',
-          training_limit: 5,
-          credits_awarded: 8,
-        },
-      ],
+      'POST /api/v1/payments/confirm-plan-subscription': planActive('professional', 5, 8),
     });
     const router = renderApp('/payment?type=training');
     expect(await screen.findByText('Loading payment information...')).toBeTruthy();
@@ -191,27 +202,10 @@ describe('/payment checkout', () => {
 
   it('training billed yearly: the annual price and what it grants, billing_cycle annual sent', async () => {
     signIn();
-    window.localStorage.setItem(
-      'selectedPlan',
-      JSON.stringify({
-        planId: 'premium',
-        type: 'subscription',
-        planName: 'Premium',
-        price: 3999,
-        credits: 16,
-      }),
-    );
+    selectPlan('premium');
     const { sent } = api({
       'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(39990)],
-      'POST /api/v1/payments/confirm-plan-subscription': () => [
-        200,
-        {
-          message: 'Your premium plan is active. Now upload photos to train your AI model.',
-          plan_type: 'premium',
-          training_limit: 10,
-          credits_awarded: 16,
-        },
-      ],
+      'POST /api/v1/payments/confirm-plan-subscription': planActive('premium', 10, 16),
     });
     renderApp('/payment?type=training&billing=annual');
     const summary = await screen.findByRole('region', { name: 'Order summary' });
@@ -244,16 +238,7 @@ describe('/payment checkout', () => {
 
   it('a starter plan billed yearly has no custom prompt line', async () => {
     signIn();
-    window.localStorage.setItem(
-      'selectedPlan',
-      JSON.stringify({
-        planId: 'starter',
-        type: 'subscription',
-        planName: 'Starter',
-        price: 999,
-        credits: 4,
-      }),
-    );
+    selectPlan('starter');
     const { sent } = api({
       'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(9990)],
     });
@@ -271,16 +256,7 @@ describe('/payment checkout', () => {
 
   it('billing=weekly is refused before anything is created', async () => {
     signIn();
-    window.localStorage.setItem(
-      'selectedPlan',
-      JSON.stringify({
-        planId: 'premium',
-        type: 'subscription',
-        planName: 'Premium',
-        price: 3999,
-        credits: 16,
-      }),
-    );
+    selectPlan('premium');
     const { fetchMock } = api({});
     renderApp('/payment?type=training&billing=weekly');
     expect(await screen.findByText('Invalid payment type or missing parameters')).toBeTruthy();
@@ -346,30 +322,13 @@ describe('/payment checkout', () => {
 
   it('upgrade: create-upgrade for the stored target plan', async () => {
     signIn({ plan_type: 'starter' });
-    window.localStorage.setItem(
-      'selectedPlan',
-      JSON.stringify({
-        planId: 'premium',
-        type: 'subscription',
-        planName: 'Premium',
-        price: 3999,
-        credits: 16,
-      }),
-    );
+    selectPlan('premium');
     const { sent } = api({
       'POST /api/v1/payments/create-upgrade': () => [
         200,
         { ...intentAnswer(1500), proration: PRORATION },
       ],
-      'POST /api/v1/payments/confirm-plan-subscription': () => [
-        200,
-        {
-          message: 'Your premium plan is active. Now upload photos to train your AI model.',
-          plan_type: 'premium',
-          training_limit: 10,
-          credits_awarded: 16,
-        },
-      ],
+      'POST /api/v1/payments/confirm-plan-subscription': planActive('premium', 10, 16),
     });
     const router = renderApp('/payment?type=upgrade&from=starter');
     expect(await screen.findByText('Upgrade to Premium')).toBeTruthy();
@@ -401,16 +360,7 @@ describe('/payment checkout', () => {
 
   it('upgrade of an annual subscriber: priced per year, credits monthly, renewal yearly', async () => {
     signIn({ plan_type: 'starter', subscription_interval: 'annual' });
-    window.localStorage.setItem(
-      'selectedPlan',
-      JSON.stringify({
-        planId: 'premium',
-        type: 'subscription',
-        planName: 'Premium',
-        price: 3999,
-        credits: 16,
-      }),
-    );
+    selectPlan('premium');
     // Starter to Premium half way through the year: (39990 - 9990) / 2.
     const annual = {
       ...PRORATION,
