@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pinoHttp } from 'pino-http';
 import type { Container } from './container.js';
 import { RouteTable, type ResponseCheck } from './http/declare.js';
+import { freshProfileAfterWrites } from './middleware/fresh-profile.js';
 import { requireAuth } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
@@ -61,6 +62,7 @@ export function createApp(c: Container): Express {
     }),
   );
   app.use(securityHeaders(c.env.PAYMENT_PROVIDER));
+  app.use(freshProfileAfterWrites(c.userCache));
   // Every route is declared once (http/declare.ts): its router serves it, the document says it.
   const auth = requireAuth(c.accessToken, c.revocations);
   const routes = new RouteTable({

@@ -93,6 +93,26 @@ describe('the profile cache', () => {
     await t.c.db.updateTable('users').set({ credits_balance: 0 }).where('id', '=', id).execute();
   });
 
+  it("a signed-in write drops the caller's entry before its answer, whatever Postgres announces", async () => {
+    const id = (await get()).body.id as string;
+    await until(() => t.c.userCache.live);
+    // A stale entry no announcement will drop (nothing below changes the row).
+    const row = await t.c.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const stale = { ...row, credits_balance: 12_345 };
+    t.c.userCache.set(stale, t.c.userCache.mark(id));
+    expect(t.c.userCache.get(id)?.credits_balance).toBe(12_345);
+    // A read keeps it.
+    expect((await get()).body.credits_balance).toBe(12_345);
+    // A write, even one refused (so the row is untouched), drops it.
+    expect((await patch({ age: 7 })).status).toBe(422);
+    expect(t.c.userCache.get(id)).toBeUndefined();
+    expect((await get()).body.credits_balance).not.toBe(12_345);
+  });
+
   it('stays correct when its Postgres feed is cut, and comes back', async () => {
     const id = (await get()).body.id as string;
     expect(t.c.userCache.live).toBe(true);

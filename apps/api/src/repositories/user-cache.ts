@@ -72,7 +72,10 @@ export class UserCache {
     this.entries.set(user.id, { user, at: Date.now() });
   }
 
-  /** Local writes drop their entry at once, without waiting for the announcement. */
+  /**
+   * A change to the user's row: announced by Postgres, or a signed-in write of this process
+   * (middleware/fresh-profile.ts), which drops the entry without waiting for the announcement.
+   */
   changed(userId: string): void {
     this.entries.delete(userId);
     this.sequence += 1;
