@@ -4,7 +4,8 @@
 // address under our Content-Security-Policy; Playwright routing serves a stand-in for it there
 // (e2e/stand-ins/stripe-js.js), and hands the calls it makes to https://api.stripe.com to
 // stripe-mock. What Stripe then tells us by webhook, the test delivers, signed.
-import { createHmac } from 'node:crypto';
+import { createDb } from '@studioshot/db';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,22 +124,25 @@ async function routeStripe(page: Page): Promise<StripeNetwork> {
 }
 
 /** Stripe telling us, signed, that a PaymentIntent succeeded. */
-async function deliverSucceeded(intent: { id: string; amount: number }) {
+function deliverSucceeded(intent: { id: string; amount: number }) {
+  return deliver('payment_intent.succeeded', {
+    id: intent.id,
+    object: 'payment_intent',
+    amount: intent.amount,
+    currency: 'usd',
+    status: 'succeeded',
+    metadata: {},
+  });
+}
+
+/** Stripe telling us, signed, of an event about `object`. */
+async function deliver(type: string, object: object) {
   const payload = JSON.stringify({
-    id: `evt_browser_${intent.id}`,
+    id: `evt_browser_${randomUUID()}`,
     object: 'event',
     created: Math.floor(Date.now() / 1000),
-    type: 'payment_intent.succeeded',
-    data: {
-      object: {
-        id: intent.id,
-        object: 'payment_intent',
-        amount: intent.amount,
-        currency: 'usd',
-        status: 'succeeded',
-        metadata: {},
-      },
-    },
+    type,
+    data: { object },
   });
   // Stripe's signature scheme: HMAC-SHA256 of '{timestamp}.{payload}' with the webhook secret.
   const timestamp = Math.floor(Date.now() / 1000);
@@ -153,6 +157,56 @@ async function deliverSucceeded(intent: { id: string; amount: number }) {
   });
   expect(res.status).toBe(200);
 }
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** A subscription's invoice for one period, as Stripe's `invoice.*` events carry it. */
+function invoice(input: {
+  id: string;
+  subscription: string;
+  period: { start: Date; end: Date };
+  amount: number;
+  reason: 'subscription_create' | 'subscription_cycle';
+  paid: boolean;
+  attempt: number;
+  nextAttempt: Date | null;
+  hostedUrl: string;
+}) {
+  return {
+    id: input.id,
+    object: 'invoice',
+    billing_reason: input.reason,
+    status: input.paid ? 'paid' : 'open',
+    currency: 'usd',
+    amount_due: input.amount,
+    amount_paid: input.paid ? input.amount : 0,
+    attempt_count: input.attempt,
+    next_payment_attempt: input.nextAttempt ? seconds(input.nextAttempt) : null,
+    hosted_invoice_url: input.hostedUrl,
+    parent: {
+      type: 'subscription_details',
+      subscription_details: { subscription: input.subscription, metadata: {} },
+    },
+    lines: {
+      object: 'list',
+      data: [
+        {
+          id: `il_${input.id}`,
+          object: 'line_item',
+          amount: input.amount,
+          currency: 'usd',
+          period: { start: seconds(input.period.start), end: seconds(input.period.end) },
+        },
+      ],
+    },
+  };
+}
+
+const monthAfter = (date: Date, months = 1) => {
+  const next = new Date(date);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  return next;
+};
 
 async function screenshot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -282,6 +336,88 @@ describe('Stripe mode in the browser', () => {
     await deliverSucceeded({ id: intent.payment_intent_id, amount: intent.amount });
     await page.getByText('60 credits have been added to your account.').waitFor();
     expect(await creditsOf(session)).toBe(60);
+    await context.close();
+  });
+
+  it("a failed renewal: the dashboard's Update card and pay opens the invoice's page at Stripe", async () => {
+    const session = await register('Rita Renewal');
+    const bought = await fetch(url('/api/v1/payments/create-training-payment'), {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${session.access_token}`,
+      },
+      body: JSON.stringify({ plan_name: 'starter' }),
+    });
+    expect(bought.status).toBe(200);
+    const db = createDb(app.databaseUrl, { max: 1 });
+    const { id: subscription } = await db
+      .selectFrom('stripe_subscriptions')
+      .select('id')
+      .where('user_id', '=', session.user.id)
+      .executeTakeFirstOrThrow();
+    await db.destroy();
+    // Starter since a month and two days ago; Stripe's renewal charge two days ago was declined.
+    const renewedAt = new Date(seconds(new Date(Date.now() - 2 * 24 * 3600_000)) * 1000);
+    const first = { start: monthAfter(renewedAt, -1), end: renewedAt };
+    const second = { start: renewedAt, end: monthAfter(renewedAt) };
+    const common = { subscription, amount: 999, attempt: 1, nextAttempt: null };
+    await deliver(
+      'invoice.paid',
+      invoice({
+        ...common,
+        id: 'in_browser_first',
+        period: first,
+        reason: 'subscription_create',
+        paid: true,
+        hostedUrl: 'https://invoice.stripe.com/i/acct_studioshot/test_in_browser_first',
+      }),
+    );
+    const payPage = 'https://invoice.stripe.com/i/acct_studioshot/test_in_browser_renewal';
+    const renewal = {
+      ...common,
+      id: 'in_browser_renewal',
+      period: second,
+      reason: 'subscription_cycle' as const,
+      hostedUrl: payPage,
+    };
+    await deliver(
+      'invoice.payment_failed',
+      invoice({ ...renewal, paid: false, nextAttempt: new Date(Date.now() + 24 * 3600_000) }),
+    );
+
+    const { context, page } = await signedInPage(browser, session);
+    // Stripe's invoice page, played by a stand-in: the address is what matters here.
+    const opened: string[] = [];
+    await context.route('https://invoice.stripe.com/**', (route: Route, request: Request) => {
+      opened.push(request.url());
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<title>Stripe invoice</title><h1>Pay your invoice</h1>',
+      });
+    });
+    await page.goto(url('/dashboard'));
+    const panel = page.getByRole('region', { name: 'Subscription' });
+    const pay = panel.getByRole('link', { name: /^Update card and pay \$9\.99/ });
+    await pay.waitFor();
+    expect(await pay.getAttribute('href')).toBe(payPage);
+    await page.getByRole('complementary', { name: 'Subscription renewal' }).waitFor();
+    await screenshot(page, 'stripe-renewal-past-due-1280');
+    await page.setViewportSize(MOBILE);
+    await screenshot(page, 'stripe-renewal-past-due-375');
+    await page.setViewportSize(DESKTOP);
+
+    // The link opens Stripe's page in a new tab; this one stays.
+    const [stripeTab] = await Promise.all([context.waitForEvent('page'), pay.click()]);
+    await stripeTab.getByRole('heading', { name: 'Pay your invoice' }).waitFor();
+    expect(opened).toEqual([payPage]);
+    await stripeTab.close();
+    // Paid there: Stripe tells us, and the dashboard, asking again, shows the plan active.
+    await deliver('invoice.paid', invoice({ ...renewal, paid: true, attempt: 2 }));
+    await page.bringToFront();
+    await panel.getByText('Active', { exact: true }).waitFor();
+    expect(await pay.count()).toBe(0);
+    expect(await page.getByRole('complementary', { name: 'Subscription renewal' }).count()).toBe(0);
     await context.close();
   });
 });

@@ -87,6 +87,19 @@ async function creditMonths(userId: string) {
     .execute();
 }
 
+/**
+ * The account as committed. Read after billing work run outside a request (the service called
+ * directly, the scheduled worker): the profile call may still answer from its cache until
+ * Postgres's change announcement arrives, a moment later.
+ */
+function accountOf(userId: string) {
+  return t.c.db
+    .selectFrom('users')
+    .select(['credits_balance', 'plan_type', 'training_limit'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
+
 /** Renewal charges made at the provider, by outcome. */
 async function renewalCharges(userId: string) {
   const rows = await t.c.db
@@ -111,6 +124,32 @@ async function bringPeriodEndToNow(userId: string): Promise<Date> {
   return end;
 }
 
+/**
+ * Moves the user's first (and only) period to run from `start` to `end`, as if the plan had been
+ * bought then: the subscription's anchor, its period and its first credit month.
+ */
+async function moveFirstPeriodTo(userId: string, start: Date, end: Date): Promise<void> {
+  await periods.transaction(async (trx) => {
+    await trx
+      .updateTable('subscription_periods')
+      .set({ period_start: start, period_end: end })
+      .where('user_id', '=', userId)
+      .execute();
+    await trx
+      .updateTable('subscription_allowances')
+      .set({ month_start: start, month_end: end })
+      .where('user_id', '=', userId)
+      .execute();
+    await periods.update(trx, userId, {
+      billing_anchor: start,
+      current_period_start: start,
+      current_period_end: end,
+      allowance_period_start: start,
+      allowance_period_end: end,
+    });
+  });
+}
+
 describe('renewals', () => {
   it('renews period after period, each period granted once while the job, a second replica, the sweep and the provider event race', async () => {
     const user = await newUser();
@@ -133,7 +172,7 @@ describe('renewals', () => {
       t.c.renewals.processDue(user.id),
     ]);
     expect([first.status, second.status]).toEqual([200, 200]);
-    expect((await profileOf(t, user.token)).credits_balance).toBe(STARTER.credits);
+    expect((await accountOf(user.id)).credits_balance).toBe(STARTER.credits);
 
     for (let period = 1; period <= 3; period += 1) {
       const start = await bringPeriodEndToNow(user.id);
@@ -162,7 +201,7 @@ describe('renewals', () => {
         providerEvent(),
         providerEvent(),
       ]);
-      expect((await profileOf(t, user.token)).credits_balance).toBe(STARTER.credits * (period + 1));
+      expect((await accountOf(user.id)).credits_balance).toBe(STARTER.credits * (period + 1));
       const sub = (await periods.find(user.id))!;
       expect(sub.status).toBe('active');
       expect(sub.current_period_start.toISOString()).toBe(start.toISOString());
@@ -191,6 +230,78 @@ describe('renewals', () => {
     );
   });
 
+  it('an upgrade paid after the renewal was first looked at renews at the new plan and its price', async () => {
+    const user = await newUser();
+    await subscribe(user);
+    await putCardOnFile(user).expect(200);
+    const end = await bringPeriodEndToNow(user.id);
+    // A read settles what takes no money: the next period is recorded (as due, at Starter).
+    expect(await t.c.renewals.processDue(user.id, { charge: false })).toEqual([]);
+    expect((await periods.findPeriod(t.c.db, user.id, end))?.tier).toBe('starter');
+    // The upgrade is paid before the renewal is charged.
+    const upgrade = await createIntent(t, user.token, '/api/v1/payments/create-upgrade', {
+      plan_id: 'professional',
+    });
+    await payWithCard(t, user.token, upgrade).expect(200);
+    await t.request
+      .post('/api/v1/payments/confirm-plan-subscription')
+      .set(bearer(user.token))
+      .send({ payment_intent_id: upgrade.payment_intent_id })
+      .expect(200);
+    expect(await t.c.renewals.processDue(user.id)).toEqual(['renewed']);
+    // Renewed as what the user now has, at its price: a payment never lowers a plan.
+    expect((await accountOf(user.id)).plan_type).toBe('professional');
+    expect((await periods.find(user.id))?.tier).toBe('professional');
+    expect((await renewalCharges(user.id)).succeeded).toEqual([
+      findPlan('professional')!.price_cents,
+    ]);
+  });
+
+  it("a plan bought on 31 January renews on February's last day, then 31 March and 30 April: periods keep to the first one's day", async () => {
+    const user = await newUser();
+    await subscribe(user);
+    // The next 31 January, ahead of the wall clock as the test clock's time always is.
+    const year = new Date().getUTCFullYear() + 1;
+    const at = (month: number, day: number) => new Date(Date.UTC(year, month - 1, day, 12));
+    const februaryEnd = new Date(Date.UTC(year, 2, 0)).getUTCDate();
+    await moveFirstPeriodTo(user.id, at(1, 31), at(2, februaryEnd));
+
+    const advancedTo: string[] = [];
+    const renew = async (steps: string[]) => {
+      const moved = await advance(user);
+      expect(moved.steps).toEqual(steps);
+      advancedTo.push(moved.advanced_to);
+    };
+    await renew(['renewed']);
+    // The 31 March renewal is declined, then paid on its retry a day later: the period it pays
+    // still runs from 31 March to 30 April.
+    await putCardOnFile(user, DECLINES_ON_RENEWAL).expect(200);
+    await renew(['renewal_failed']);
+    await putCardOnFile(user).expect(200);
+    await renew(['renewed']);
+    await renew(['renewed']);
+    const starts = await t.c.db
+      .selectFrom('subscription_periods')
+      .select(['period_start', 'period_end', 'status'])
+      .where('user_id', '=', user.id)
+      .orderBy('period_start')
+      .execute();
+    expect(starts).toEqual([
+      { period_start: at(1, 31), period_end: at(2, februaryEnd), status: 'paid' },
+      { period_start: at(2, februaryEnd), period_end: at(3, 31), status: 'paid' },
+      { period_start: at(3, 31), period_end: at(4, 30), status: 'paid' },
+      { period_start: at(4, 30), period_end: at(5, 31), status: 'paid' },
+    ]);
+    expect(advancedTo).toEqual(
+      [at(2, februaryEnd), at(3, 31), at(4, 1), at(4, 30)].map((d) => d.toISOString()),
+    );
+    expect(await subscriptionOf(user)).toMatchObject({
+      status: 'active',
+      next_charge: { date: at(5, 31).toISOString(), amount_cents: STARTER.price_cents },
+    });
+    expect((await profileOf(t, user.token)).credits_balance).toBe(STARTER.credits * 4);
+  });
+
   it('a period the provider reports paid before it starts takes effect at its start, without another charge; a late failure report changes nothing', async () => {
     const user = await newUser();
     await subscribe(user);
@@ -213,7 +324,7 @@ describe('renewals', () => {
       }),
     ).toBe(false);
     // Not started yet: nothing granted.
-    expect((await profileOf(t, user.token)).credits_balance).toBe(STARTER.credits);
+    expect((await accountOf(user.id)).credits_balance).toBe(STARTER.credits);
     // A failure of that same period arriving after its success is kept as history only.
     await t.c.renewals.recordRenewalFailed(user.id, next, {
       provider: 'stripe',
@@ -249,6 +360,8 @@ describe('renewals', () => {
         tier: 'starter',
         reason: 'Your card was declined.',
         lapsed_at: null,
+        // Paid in the app with a new card (test mode has no provider page to send the owner to).
+        pay_url: null,
       },
     });
     // The retry a day after the period end; the last one five days after.
@@ -525,7 +638,7 @@ describe('renewals', () => {
     await bringPeriodEndToNow(user.id);
     await (await t.c.scheduled.queue.getJob(jobId))!.promote();
     await ran;
-    expect((await profileOf(t, user.token)).credits_balance).toBe(STARTER.credits * 2);
+    expect((await accountOf(user.id)).credits_balance).toBe(STARTER.credits * 2);
     // The next period's end is on the queue in turn.
     const next = (await periods.find(user.id))!.current_period_end;
     expect(await t.c.scheduled.job(`renew.${user.id}.${next.getTime()}`)).toMatchObject({

@@ -9,6 +9,7 @@ import Stripe from 'stripe';
 import {
   createStripeApp,
   deliver,
+  hostedInvoiceUrl,
   SECRET_KEY,
   stripeMockUrl,
   invoice,
@@ -78,8 +79,37 @@ async function subscriptionOf(s: Subscriber) {
     billing_cycle: string | null;
     next_billing_date: string | null;
     cancel_at_period_end: boolean;
-    renewal_problem: { state: string } | null;
+    renewal_problem: { state: string; pay_url?: string | null } | null;
   };
+}
+
+/** Stripe's charge of a renewal invoice failed (its `attempt`th try). */
+function failed(
+  s: Subscriber,
+  period: Period,
+  input: { id: string; attempt: number; nextAttempt: Date | null; hostedUrl: string },
+) {
+  return stripeEvent(
+    'invoice.payment_failed',
+    invoice({
+      ...input,
+      subscription: s.subscriptionId,
+      period,
+      amount: PROFESSIONAL_CENTS,
+      billingReason: 'subscription_cycle',
+      paid: false,
+    }),
+  );
+}
+
+/** What we keep of the renewal's pay link. */
+async function heldPayUrl(s: Subscriber) {
+  const row = await s.t.c.db
+    .selectFrom('subscriptions')
+    .select('renewal_pay_url')
+    .where('user_id', '=', s.userId)
+    .executeTakeFirstOrThrow();
+  return row.renewal_pay_url;
 }
 
 describe('a plan bought in Stripe mode', () => {
@@ -289,6 +319,94 @@ describe('a plan bought in Stripe mode', () => {
     await deliver(s.t, failed).expect(200);
     expect(await subscriptionOf(s)).toMatchObject({ status: 'active', renewal_problem: null });
     expect((await profileOf(s.t, s.token)).credits_balance).toBe(2 * PROFESSIONAL_CREDITS);
+  });
+
+  it("a failed renewal links to its invoice's page at Stripe, where a new card pays it; paid, the link goes", async () => {
+    const s = await subscriber();
+    const [p1, p2] = twoDaysEarlier(monthlyPeriods(1, 2));
+    await deliver(s.t, paid(s, p1!, 'subscription_create')).expect(200);
+    const id = 'in_renewal_paid_on_its_page';
+    const tomorrow = new Date(Date.now() + 24 * 3600_000);
+    const firstPage = hostedInvoiceUrl(id);
+    await deliver(
+      s.t,
+      failed(s, p2!, { id, attempt: 1, nextAttempt: tomorrow, hostedUrl: firstPage }),
+    ).expect(200);
+    expect(await subscriptionOf(s)).toMatchObject({
+      status: 'past_due',
+      renewal_problem: { state: 'retrying', pay_url: firstPage },
+    });
+
+    // Stripe's own retry fails too: its event carries the page's address as of then.
+    const secondPage = hostedInvoiceUrl(id);
+    const retryFailed = failed(s, p2!, {
+      id,
+      attempt: 2,
+      nextAttempt: new Date(Date.now() + 3 * 24 * 3600_000),
+      hostedUrl: secondPage,
+    });
+    await deliver(s.t, retryFailed).expect(200);
+    expect((await subscriptionOf(s)).renewal_problem).toMatchObject({
+      state: 'retrying',
+      pay_url: secondPage,
+    });
+
+    // The owner pays the invoice on that page: Stripe reports it paid, the plan goes on.
+    const paidOnPage = stripeEvent(
+      'invoice.paid',
+      invoice({
+        id,
+        subscription: s.subscriptionId,
+        period: p2!,
+        amount: PROFESSIONAL_CENTS,
+        billingReason: 'subscription_cycle',
+        paid: true,
+        attempt: 3,
+        hostedUrl: secondPage,
+      }),
+    );
+    await deliver(s.t, paidOnPage).expect(200);
+    // The failed retry's event again, late: nothing to pay any more.
+    await deliver(s.t, retryFailed).expect(200);
+    expect(await subscriptionOf(s)).toMatchObject({ status: 'active', renewal_problem: null });
+    expect(await heldPayUrl(s)).toBeNull();
+    expect((await profileOf(s.t, s.token)).credits_balance).toBe(2 * PROFESSIONAL_CREDITS);
+  });
+
+  it("the pay link is Stripe's https page only, and goes when Stripe's last retry fails", async () => {
+    const s = await subscriber();
+    const [p1, p2] = twoDaysEarlier(monthlyPeriods(1, 2));
+    await deliver(s.t, paid(s, p1!, 'subscription_create')).expect(200);
+    const id = 'in_renewal_never_paid';
+    // An address that is not https is never linked to.
+    const plain = hostedInvoiceUrl(id).replace('https:', 'http:');
+    const tomorrow = new Date(Date.now() + 24 * 3600_000);
+    await deliver(
+      s.t,
+      failed(s, p2!, { id, attempt: 1, nextAttempt: tomorrow, hostedUrl: plain }),
+    ).expect(200);
+    expect((await subscriptionOf(s)).renewal_problem).toMatchObject({
+      state: 'retrying',
+      pay_url: null,
+    });
+    const page = hostedInvoiceUrl(id);
+    const inThreeDays = new Date(Date.now() + 3 * 24 * 3600_000);
+    await deliver(
+      s.t,
+      failed(s, p2!, { id, attempt: 2, nextAttempt: inThreeDays, hostedUrl: page }),
+    ).expect(200);
+    expect((await subscriptionOf(s)).renewal_problem).toMatchObject({ pay_url: page });
+
+    // No next attempt: Stripe gave up, the plan lapses to free, and there is nothing left to pay.
+    await deliver(
+      s.t,
+      failed(s, p2!, { id, attempt: 3, nextAttempt: null, hostedUrl: page }),
+    ).expect(200);
+    expect(await subscriptionOf(s)).toMatchObject({
+      status: 'free',
+      renewal_problem: { state: 'lapsed', pay_url: null },
+    });
+    expect(await heldPayUrl(s)).toBeNull();
   });
 
   it('ends when Stripe deletes the subscription: back to free, credits kept, later snapshots ignored', async () => {

@@ -92,6 +92,11 @@ export function monthlyPeriods(monthsAgo: number, count: number): Period[] {
   }));
 }
 
+/** An address of the shape Stripe gives an invoice's hosted page (a long random token). */
+export function hostedInvoiceUrl(invoiceId: string): string {
+  return `https://invoice.stripe.com/i/acct_studioshot/test_${invoiceId}_${randomBytes(12).toString('hex')}`;
+}
+
 /** An invoice of a subscription for one period, as `invoice.*` events carry it. */
 export function invoice(input: {
   subscription: string;
@@ -102,9 +107,12 @@ export function invoice(input: {
   id?: string;
   attempt?: number;
   nextAttempt?: Date | null;
+  /** Its hosted page; Stripe gives every finalized invoice one. */
+  hostedUrl?: string;
 }) {
+  const id = input.id ?? newId('in');
   return {
-    id: input.id ?? newId('in'),
+    id,
     object: 'invoice',
     billing_reason: input.billingReason,
     status: input.paid ? 'paid' : 'open',
@@ -113,6 +121,7 @@ export function invoice(input: {
     amount_paid: input.paid ? input.amount : 0,
     attempt_count: input.attempt ?? 1,
     next_payment_attempt: input.nextAttempt ? seconds(input.nextAttempt) : null,
+    hosted_invoice_url: input.hostedUrl ?? hostedInvoiceUrl(id),
     parent: {
       type: 'subscription_details',
       subscription_details: { subscription: input.subscription, metadata: {} },

@@ -45,13 +45,15 @@ async function setPeriod(
   const now = Date.now();
   const start = new Date(now - daysIn * DAY);
   const end = new Date(now + daysLeft * DAY);
-  // The credit month running inside it: the period itself for monthly billing.
-  const month = creditMonthOf({ start, end }, cycle, new Date(now));
+  // The credit month running inside it (the period itself for monthly billing), the period
+  // taken as the subscription's first.
+  const month = creditMonthOf({ start, end }, cycle, new Date(now), start);
   await t.c.db
     .updateTable('subscriptions')
     .set({
       current_period_start: start,
       current_period_end: end,
+      billing_anchor: start,
       billing_cycle: cycle,
       allowance_period_start: month.start,
       allowance_period_end: month.end,
@@ -201,7 +203,7 @@ describe('POST /api/v1/payments/create-upgrade', () => {
       from: { price_cents: 9990, credits: 4 },
       to: { price_cents: 39990, credits: 16 },
       period,
-      creditMonth: creditMonthOf(period, 'annual', priced),
+      creditMonth: creditMonthOf(period, 'annual', priced, period.start),
       now: priced,
     });
     expect(upgrade.proration).toMatchObject({

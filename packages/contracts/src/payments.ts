@@ -172,6 +172,14 @@ export const ZRenewalProblemSchema = z.object({
   final_attempt_at: z.string().nullable(),
   /** lapsed: when the plan returned to free. */
   lapsed_at: z.string().nullable(),
+  /**
+   * retrying, Stripe mode: the failed invoice's page at Stripe, where the owner pays it with a new
+   * card (3-D Secure included); the plan is kept once Stripe reports it paid. Null otherwise.
+   */
+  pay_url: z
+    .url({ protocol: /^https$/ })
+    .nullable()
+    .optional(),
 });
 export type RenewalProblem = z.infer<typeof ZRenewalProblemSchema>;
 

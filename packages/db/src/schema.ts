@@ -172,6 +172,11 @@ export interface SubscriptionsTable {
   status: SubscriptionStatus;
   current_period_start: Timestamp;
   current_period_end: Timestamp;
+  /**
+   * The first period's start: every period and credit month is whole months from it (clamped to
+   * the month's last day), so billing keeps to its day of the month. Set with each new plan.
+   */
+  billing_anchor: ColumnType<Date, Date | string, Date | string>;
   cancel_at_period_end: Generated<boolean>;
   last_payment_id: string | null;
   /** The credit month now running: the period itself when billed monthly. */
@@ -181,6 +186,8 @@ export interface SubscriptionsTable {
   renewal_attempts: Generated<number>;
   next_renewal_attempt_at: NullableTimestamp;
   renewal_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the owner pays that renewal at the provider (Stripe's hosted invoice page). */
+  renewal_pay_url: ColumnType<string | null, string | null | undefined, string | null>;
   ended_at: NullableTimestamp;
   ended_reason: ColumnType<
     SubscriptionEndReason | null,

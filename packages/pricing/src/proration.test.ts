@@ -98,7 +98,7 @@ describe('prorateUpgrade', () => {
       from: annual(STARTER),
       to: annual(PROFESSIONAL),
       period: year,
-      creditMonth: creditMonthOf(year, 'annual', now),
+      creditMonth: creditMonthOf(year, 'annual', now, start),
       now,
     });
     // (19990 - 9990) x 184/365 = 5041.09 -> 5041; 9990 x 184/365 = 5036.05 -> 5036.
@@ -111,7 +111,7 @@ describe('prorateUpgrade', () => {
         from: annual(STARTER),
         to: annual(PROFESSIONAL),
         period: year,
-        creditMonth: creditMonthOf(year, 'annual', midMonth),
+        creditMonth: creditMonthOf(year, 'annual', midMonth, start),
         now: midMonth,
       }).credits,
     ).toBe(2);
@@ -120,21 +120,21 @@ describe('prorateUpgrade', () => {
 
 describe('credit months', () => {
   it('a monthly period is its own credit month', () => {
-    expect(creditMonthOf(month, 'monthly', at(10))).toEqual(month);
+    expect(creditMonthOf(month, 'monthly', at(10), start)).toEqual(month);
   });
 
   it('an annual period has twelve calendar months from its start day, the last ending with it', () => {
     const jan31 = new Date('2027-01-31T09:00:00Z');
     const year = { start: jan31, end: addMonthsUtc(jan31, 12) };
-    expect(creditMonthOf(year, 'annual', new Date('2027-02-10T00:00:00Z'))).toEqual({
+    expect(creditMonthOf(year, 'annual', new Date('2027-02-10T00:00:00Z'), jan31)).toEqual({
       start: jan31,
       end: new Date('2027-02-28T09:00:00Z'),
     });
-    expect(creditMonthOf(year, 'annual', new Date('2027-03-01T00:00:00Z'))).toEqual({
+    expect(creditMonthOf(year, 'annual', new Date('2027-03-01T00:00:00Z'), jan31)).toEqual({
       start: new Date('2027-02-28T09:00:00Z'),
       end: new Date('2027-03-31T09:00:00Z'),
     });
-    expect(creditMonthOf(year, 'annual', new Date('2028-01-30T00:00:00Z'))).toEqual({
+    expect(creditMonthOf(year, 'annual', new Date('2028-01-30T00:00:00Z'), jan31)).toEqual({
       start: new Date('2027-12-31T09:00:00Z'),
       end: year.end,
     });

@@ -113,20 +113,49 @@ export function addMonthsUtc(date: Date, months: number): Date {
   return target;
 }
 
+/** Whole calendar months (UTC) from `from`'s month to `to`'s month; days and times ignored. */
+function calendarMonthsBetweenUtc(from: Date, to: Date): number {
+  return (
+    (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + (to.getUTCMonth() - from.getUTCMonth())
+  );
+}
+
+/**
+ * The end of a subscription's billing period that starts at `start`, `months` long. Periods keep
+ * to the subscription's anchor (its first period's start), as Stripe's billing cycle anchor does:
+ * period k runs from anchor + k x months to anchor + (k + 1) x months, each clamped to the
+ * month's last day, so a plan bought on 31 January renews on 28 February, 31 March, 30 April.
+ * Adding months to the previous end instead would stay on the 28th for good. k is counted in
+ * calendar months, so a start already clamped (28 February) still finds its own period.
+ */
+export function anchoredPeriodEnd(anchor: Date, start: Date, months: number): Date {
+  const k = Math.floor(calendarMonthsBetweenUtc(anchor, start) / months);
+  return addMonthsUtc(anchor, (k + 1) * months);
+}
+
 /**
  * The credit month of a period that `now` falls in: a monthly period is its own credit month; an
- * annual period grants credits monthly, each month starting on the period start's day.
+ * annual period grants credits monthly, each month starting on the anchor's day (the
+ * subscription's first period's start; see anchoredPeriodEnd), clamped to the month's last day.
  */
-export function creditMonthOf(period: Window, interval: 'monthly' | 'annual', now: Date): Window {
+export function creditMonthOf(
+  period: Window,
+  interval: 'monthly' | 'annual',
+  now: Date,
+  anchor: Date,
+): Window {
   if (interval === 'monthly') return period;
+  const first = calendarMonthsBetweenUtc(anchor, period.start);
+  const monthStart = (month: number) =>
+    month === 0 ? period.start : addMonthsUtc(anchor, first + month);
   let months = 0;
   // An annual period has 12 credit months; the last one ends with the period.
-  while (months < 11 && addMonthsUtc(period.start, months + 1).getTime() <= now.getTime()) {
+  while (months < 11 && monthStart(months + 1).getTime() <= now.getTime()) {
     months += 1;
   }
-  const next = addMonthsUtc(period.start, months + 1);
+  const next = monthStart(months + 1);
   return {
-    start: addMonthsUtc(period.start, months),
+    start: monthStart(months),
     end: months === 11 || next.getTime() > period.end.getTime() ? period.end : next,
   };
 }

@@ -158,6 +158,8 @@ export class PaymentsRepository {
       status: 'active' as const,
       current_period_start: input.periodStart,
       current_period_end: input.periodEnd,
+      // A new plan's periods count from its first one.
+      billing_anchor: input.periodStart,
       cancel_at_period_end: false,
       last_payment_id: input.paymentId,
       updated_at: new Date(),

@@ -55,7 +55,11 @@ export class SubscriptionPeriodsRepository {
       .execute();
   }
 
-  /** The period starting at `start`, created (as due) when there is none yet. */
+  /**
+   * The period starting at `start`, created (as due) when there is none yet. One still due takes
+   * the plan it is given: a period recorded before an upgrade renews at the upgraded plan and its
+   * price, not at the plan it was first recorded with.
+   */
   async ensurePeriod(
     trx: Executor,
     period: {
@@ -78,7 +82,16 @@ export class SubscriptionPeriodsRepository {
         amount_cents: period.amountCents,
         status: 'due',
       })
-      .onConflict((oc) => oc.columns(['user_id', 'period_start']).doNothing())
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'period_start'])
+          .doUpdateSet((eb) => ({
+            tier: eb.ref('excluded.tier'),
+            billing_cycle: eb.ref('excluded.billing_cycle'),
+            amount_cents: eb.ref('excluded.amount_cents'),
+          }))
+          .where('subscription_periods.status', '=', 'due'),
+      )
       .execute();
     return trx
       .selectFrom('subscription_periods')

@@ -20,7 +20,7 @@ import {
   TRAINING_FEE_DOLLARS,
   TRAINING_PACKS,
   trainingPackById,
-  addMonthsUtc,
+  anchoredPeriodEnd,
   BILLING_CYCLE_MONTHS,
   findSubscriptionItem,
   planPeriodPriceCents,
@@ -587,9 +587,10 @@ export class PaymentsService {
           interval: cycle,
           trainingLimit: plan.training_limit,
         });
+        // The first period, whose start anchors every later one.
         const period = billedPeriod ?? {
           start: now,
-          end: addMonthsUtc(now, BILLING_CYCLE_MONTHS[cycle]),
+          end: anchoredPeriodEnd(now, now, BILLING_CYCLE_MONTHS[cycle]),
         };
         await this.deps.payments.upsertSubscription(trx, {
           userId: payment.user_id,

@@ -13,7 +13,8 @@
  *
  *   recordRenewalFailed(userId: string, periodStart: Date, failure: RenewalFailure): Promise<boolean>
  *     A charge for that period failed (Stripe: `invoice.payment_failed`, `nextAttemptAt` from the
- *     invoice's next_payment_attempt, null when no retry will come: the subscription then ends).
+ *     invoice's next_payment_attempt, null when no retry will come: the subscription then ends;
+ *     `payUrl` its hosted_invoice_url, where the owner pays it with a new card meanwhile).
  *     Idempotent per `failure.reference`; ignored once that period is paid.
  *
  *   endSubscription(userId: string, reason: 'cancelled' | 'renewal_failed'): Promise<boolean>
@@ -27,7 +28,7 @@
  */
 import { MESSAGES } from '@studioshot/contracts';
 import {
-  addMonthsUtc,
+  anchoredPeriodEnd,
   BILLING_CYCLE_MONTHS,
   creditMonthOf,
   CURRENCY,
@@ -72,7 +73,7 @@ export interface RenewalPayment {
   reference: string;
   amountCents: number;
   currency: string;
-  /** When the provider says where the period ends; else one billing cycle after its start. */
+  /** When the provider says where the period ends; else where the subscription's anchor puts it. */
   periodEnd?: Date;
 }
 
@@ -86,6 +87,8 @@ export interface RenewalFailure {
   message: string;
   /** The provider's next try; null when there is none (the subscription ends); else ours. */
   nextAttemptAt?: Date | null;
+  /** Where the owner pays this renewal at the provider now, with a new card; none in test mode. */
+  payUrl?: string | null;
 }
 
 /** What one step of billing did. */
@@ -127,7 +130,8 @@ export class RenewalsService {
   ): Promise<{ start: Date; end: Date }> {
     const plan = findPlan(input.plan)!;
     const { periods } = this.deps;
-    const end = addMonthsUtc(input.start, BILLING_CYCLE_MONTHS[input.cycle]);
+    // The first period: its start is the subscription's anchor (billing_anchor).
+    const end = anchoredPeriodEnd(input.start, input.start, BILLING_CYCLE_MONTHS[input.cycle]);
     await periods.failDuePeriods(trx, input.userId);
     const period = await periods.ensurePeriod(trx, {
       userId: input.userId,
@@ -138,7 +142,7 @@ export class RenewalsService {
       amountCents: planPeriodPriceCents(plan, input.cycle),
     });
     await periods.markPeriodPaid(trx, period.id, input.paymentId);
-    const month = creditMonthOf({ start: input.start, end }, input.cycle, input.start);
+    const month = creditMonthOf({ start: input.start, end }, input.cycle, input.start, input.start);
     await periods.insertAllowance(trx, {
       userId: input.userId,
       periodId: period.id,
@@ -154,6 +158,7 @@ export class RenewalsService {
       renewal_attempts: 0,
       next_renewal_attempt_at: null,
       renewal_error: null,
+      renewal_pay_url: null,
       ended_at: null,
       ended_reason: null,
     });
@@ -363,6 +368,7 @@ export class RenewalsService {
         { start: sub.current_period_start, end: periodEnd },
         sub.billing_cycle,
         monthEnd,
+        sub.billing_anchor,
       );
       await this.openCreditMonth(trx, sub, month);
       return 'credit_month';
@@ -419,7 +425,10 @@ export class RenewalsService {
     return after?.status === 'ended' ? 'lapsed' : 'renewal_failed';
   }
 
-  /** The period of this subscription starting at `start`, recorded as due if new. */
+  /**
+   * The period of this subscription starting at `start`, recorded as due if new. It ends where the
+   * provider says, else on the anchor's day (every renewal, retry and pay-now comes through here).
+   */
   private periodAt(
     trx: Executor,
     sub: SubscriptionRow,
@@ -432,7 +441,9 @@ export class RenewalsService {
       tier: sub.tier,
       cycle: sub.billing_cycle,
       start,
-      end: end ?? addMonthsUtc(start, BILLING_CYCLE_MONTHS[sub.billing_cycle]),
+      end:
+        end ??
+        anchoredPeriodEnd(sub.billing_anchor, start, BILLING_CYCLE_MONTHS[sub.billing_cycle]),
       amountCents: planPeriodPriceCents(plan, sub.billing_cycle),
     });
   }
@@ -504,6 +515,7 @@ export class RenewalsService {
       renewal_attempts: attempts,
       next_renewal_attempt_at: nextAttemptAt,
       renewal_error: failure.message,
+      renewal_pay_url: failure.payUrl ?? null,
     });
     this.deps.logger.warn(
       { userId: sub.user_id, attempts, nextAttemptAt, reason: failure.message },
@@ -525,6 +537,7 @@ export class RenewalsService {
       renewal_attempts: 0,
       next_renewal_attempt_at: null,
       renewal_error: null,
+      renewal_pay_url: null,
       last_payment_id: period.payment_id,
       ended_at: null,
       ended_reason: null,
@@ -539,7 +552,7 @@ export class RenewalsService {
     await this.openCreditMonth(
       trx,
       current,
-      creditMonthOf(window, period.billing_cycle, window.start),
+      creditMonthOf(window, period.billing_cycle, window.start, sub.billing_anchor),
       period,
     );
   }
@@ -552,7 +565,12 @@ export class RenewalsService {
     trx: Executor,
     sub: Pick<
       SubscriptionRow,
-      'user_id' | 'tier' | 'billing_cycle' | 'current_period_start' | 'current_period_end'
+      | 'user_id'
+      | 'tier'
+      | 'billing_cycle'
+      | 'billing_anchor'
+      | 'current_period_start'
+      | 'current_period_end'
     >,
     month: { start: Date; end: Date },
     period?: PeriodRow,
@@ -623,6 +641,7 @@ export class RenewalsService {
       ended_at: now,
       ended_reason: reason,
       renewal_error: message,
+      renewal_pay_url: null,
       next_renewal_attempt_at: null,
     });
     await this.deps.periods.failDuePeriods(trx, sub.user_id);

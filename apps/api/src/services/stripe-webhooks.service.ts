@@ -56,6 +56,12 @@ function invoicePeriod(invoice: Stripe.Invoice): { start: Date; end: Date } | un
     : undefined;
 }
 
+/** The invoice's hosted page, where its customer pays it; only an https address is linked to. */
+function hostedPage(invoice: Stripe.Invoice): string | null {
+  const url = invoice.hosted_invoice_url;
+  return url && URL.canParse(url) && new URL(url).protocol === 'https:' ? url : null;
+}
+
 /**
  * Stripe Billing's side of our subscriptions. Webhook events are verified on the raw body, then
  * handled exactly once (each event id is claimed in the database) and in any order: a renewal is
@@ -202,6 +208,8 @@ export class StripeWebhooksService {
       nextAttemptAt: invoice.next_payment_attempt
         ? new Date(invoice.next_payment_attempt * 1000)
         : null,
+      // Stripe's page for this invoice: a new card pays it there, whatever the bank asks.
+      payUrl: hostedPage(invoice),
     });
   }
 

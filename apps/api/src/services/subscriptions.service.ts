@@ -104,6 +104,7 @@ export class SubscriptionsService {
       next_attempt_at: sub.next_renewal_attempt_at?.toISOString() ?? null,
       final_attempt_at: new Date(sub.current_period_end.getTime() + lastDay * DAY_MS).toISOString(),
       lapsed_at: null,
+      pay_url: sub.renewal_pay_url,
     };
   }
 
@@ -118,6 +119,7 @@ export class SubscriptionsService {
       next_attempt_at: null,
       final_attempt_at: null,
       lapsed_at: sub.ended_at.toISOString(),
+      pay_url: null,
     };
   }
 

@@ -113,7 +113,7 @@ export class UpgradesService {
       creditMonth:
         sub.allowance_period_start && sub.allowance_period_end
           ? { start: sub.allowance_period_start, end: sub.allowance_period_end }
-          : creditMonthOf(period, cycle, now),
+          : creditMonthOf(period, cycle, now, sub.billing_anchor),
       now,
     });
     return {

@@ -13,6 +13,8 @@ import * as upgradeProration from './20261125211700-upgrade-proration.js';
 import * as billingPeriods from './20261125212500-billing-periods.js';
 import * as accountDeletion from './20261125213500-account-deletion.js';
 import * as stripeBilling from './20261125221500-stripe-billing.js';
+import * as renewalPayUrl from './20261126002600-renewal-pay-url.js';
+import * as billingAnchor from './20261126003100-billing-anchor.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '20261125212500-billing-periods': billingPeriods,
   '20261125213500-account-deletion': accountDeletion,
   '20261125221500-stripe-billing': stripeBilling,
+  '20261126002600-renewal-pay-url': renewalPayUrl,
+  '20261126003100-billing-anchor': billingAnchor,
 };

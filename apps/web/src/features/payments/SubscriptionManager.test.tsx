@@ -1,12 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/Toaster';
 import { signIn, stubApi } from '../../test/app-harness';
 import { restoreSession } from '../auth/session-store';
 import { queryClient } from '../../lib/query-client';
-import { SubscriptionManager } from './SubscriptionManager';
+import { PAID_AT_STRIPE_POLL_MS, SubscriptionManager } from './SubscriptionManager';
 import { fillCard, FREE_SUBSCRIPTION, pricingAnswer, subscriptionAnswer } from './testing';
 import type { SubscriptionResponse } from './payments-api';
 
@@ -55,6 +55,10 @@ const RETRYING = subscriptionAnswer({
     final_attempt_at: '2026-12-27T12:00:00.000Z',
     lapsed_at: null,
   },
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe('SubscriptionManager: charges and resets', () => {
@@ -143,13 +147,51 @@ describe('SubscriptionManager: charges and resets', () => {
     ]);
   });
 
-  it('past due with Stripe: no test card form', async () => {
+  it("past due with Stripe: Stripe's page for the failed invoice pays it; the card shows it paid", async () => {
+    const payUrl = 'https://invoice.stripe.com/i/acct_studioshot/test_in_renewal_42';
+    let state = subscriptionAnswer({
+      ...RETRYING,
+      renewal_problem: { ...RETRYING.renewal_problem!, pay_url: payUrl },
+    });
+    const { panel } = renderManager(state, {
+      'GET /api/v1/payments/subscription': () => [200, state],
+      'GET /api/v1/payments/pricing': () => [200, pricingAnswer({ test_mode: false })],
+    });
+    const card = await panel();
+    expect(await within(card).findByText('Payment failed')).toBeTruthy();
+    const link = await within(card).findByRole('link', { name: /^Update card and pay \$9\.99/ });
+    expect(link.textContent).toBe('Update card and pay $9.99 (opens in a new tab)');
+    expect(link.getAttribute('href')).toBe(payUrl);
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    // Stripe's page takes the card: no test card form here.
+    expect(within(card).queryByRole('button', { name: /Update card/ })).toBeNull();
+    expect(within(card).getByText('Stripe’s secure payment page opens in a new tab.')).toBeTruthy();
+
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    // The new tab is the browser's business; this page only notes that it opened.
+    link.addEventListener('click', (event) => event.preventDefault());
+    fireEvent.click(link);
+    expect(
+      within(card).getByText(
+        'Paid on Stripe’s page? Your plan shows as active here as soon as Stripe confirms it.',
+      ),
+    ).toBeTruthy();
+    // Paid there: Stripe tells our server, and the card asks again until it hears.
+    state = subscriptionAnswer({ tier: 'starter' });
+    await vi.advanceTimersByTimeAsync(PAID_AT_STRIPE_POLL_MS);
+    expect(await within(card).findByText('Active')).toBeTruthy();
+    expect(within(card).queryByRole('link', { name: /Update card/ })).toBeNull();
+  });
+
+  it('past due with Stripe, no page to pay on (not reported by Stripe): no card form either', async () => {
     const { panel } = renderManager(RETRYING, {
       'GET /api/v1/payments/pricing': () => [200, pricingAnswer({ test_mode: false })],
     });
     const card = await panel();
     expect(await within(card).findByText('Payment failed')).toBeTruthy();
     expect(within(card).queryByRole('button', { name: /Update card/ })).toBeNull();
+    expect(within(card).queryByRole('link', { name: /Update card/ })).toBeNull();
   });
 
   it('free after a failed renewal: says why, and the way back to a plan', async () => {

@@ -1,6 +1,6 @@
 import { MESSAGES } from '@studioshot/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../components/PageState';
 import { buttonClass, cardClass } from '../../components/ui';
@@ -69,9 +69,47 @@ export function chargeLine(charge: { amount_cents: number; date: string }): stri
   return `${formatDollars(charge.amount_cents)} on ${formatDate(charge.date)}`;
 }
 
+/** How often the subscription is asked for again once Stripe's payment page was opened. */
+export const PAID_AT_STRIPE_POLL_MS = 5_000;
+
 /**
- * A failed renewal being retried: what failed, when it is tried again, and (test payment mode)
- * a card form that puts a new card on file and pays the renewal now.
+ * Stripe mode: the failed invoice is paid on Stripe's own page (a new card, whatever the bank
+ * asks), opened in a new tab so this one stays. Once it was opened, the subscription is asked for
+ * again while this tab is visible, until Stripe's word that the invoice is paid reaches us.
+ */
+function PayAtStripe({ url, amountCents }: { url: string; amountCents: number }) {
+  const [opened, setOpened] = useState(false);
+  useSubscription({ refetchInterval: opened ? PAID_AT_STRIPE_POLL_MS : undefined });
+  useEffect(() => {
+    if (!opened) return;
+    // Gone once the renewal is paid: the credits it granted show in the profile too.
+    return () => void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+  }, [opened]);
+  return (
+    <>
+      <a
+        href={url}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={() => setOpened(true)}
+        className={`${buttonClass('primary', 'sm')} mt-3`}
+      >
+        Update card and pay {formatDollars(amountCents)}
+        <span className="sr-only"> (opens in a new tab)</span>
+      </a>
+      <p className="mt-2 text-xs">
+        {opened
+          ? 'Paid on Stripe’s page? Your plan shows as active here as soon as Stripe confirms it.'
+          : 'Stripe’s secure payment page opens in a new tab.'}
+      </p>
+    </>
+  );
+}
+
+/**
+ * A failed renewal being retried: what failed, when it is tried again, and a way to pay it now
+ * with a new card: Stripe's page for the failed invoice (Stripe mode), or (test payment mode) a
+ * card form that puts a new card on file and pays the renewal.
  */
 function PastDue({
   data,
@@ -85,6 +123,7 @@ function PastDue({
   const [paying, setPaying] = useState(false);
   const problem = data.renewal_problem;
   const amount = data.next_charge?.amount_cents;
+  const payUrl = problem?.pay_url;
   return (
     <div
       role="alert"
@@ -98,6 +137,7 @@ function PastDue({
           plan; your credits stay yours.
         </p>
       )}
+      {payUrl && amount !== undefined && <PayAtStripe url={payUrl} amountCents={amount} />}
       {testMode && amount !== undefined && !paying && (
         <button
           type="button"

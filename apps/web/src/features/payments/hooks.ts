@@ -48,9 +48,11 @@ export async function refreshProfile(): Promise<User | null> {
   }
 }
 
-export function useSubscription() {
+/** `refetchInterval`: asks again that often (while the tab is visible), for a change made elsewhere. */
+export function useSubscription(options: { refetchInterval?: number } = {}) {
   return useQuery({
     queryKey: SUBSCRIPTION_QUERY_KEY,
     queryFn: fetchSubscription,
+    refetchInterval: options.refetchInterval,
   });
 }
