@@ -51,12 +51,32 @@ export function apiCaller(baseUrl: string): ApiCaller {
 /** A new account, signed up through the API. */
 export async function register(api: ApiCaller, name: string): Promise<Session> {
   const registered = await api<Session>(null, '/api/v1/auth/register', {
-    email: uniqueEmail(name.toLowerCase()),
+    email: uniqueEmail(name.split(' ')[0]!.toLowerCase()),
     password: 'studio-portrait-1',
     name,
   });
   expect(registered.status).toBe(201);
   return registered.body;
+}
+
+/** The account as the API answers it now (GET /api/v1/users/profile). */
+export async function profileOf(
+  api: ApiCaller,
+  session: Session,
+): Promise<{
+  credits_balance: number;
+  training_limit: number;
+  plan_type: string;
+  subscription_interval: string | null;
+}> {
+  const profile = await api<{
+    credits_balance: number;
+    training_limit: number;
+    plan_type: string;
+    subscription_interval: string | null;
+  }>(session, '/api/v1/users/profile', undefined, 'GET');
+  expect(profile.status).toBe(200);
+  return profile.body;
 }
 
 /** A new account with one training slot bought through the API (test card 4242). */

@@ -1,60 +1,29 @@
-import { createDb, type Db } from '@studioshot/db';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  DESKTOP,
-  launchBrowser,
-  screenshot as saveScreenshot,
-  startApp,
-  signedInPage,
-  type RunningApp,
-  type Session,
-} from '../harness.js';
-import { uniqueEmail } from '../fixtures.js';
+  mobileShot,
+  pageShot,
+  profileOf,
+  register,
+  startProduct,
+  uniqueEmail,
+  type Product,
+} from '../fixtures.js';
+import { DESKTOP, signedInPage } from '../harness.js';
 
-let app: RunningApp;
-let browser: Browser;
-let db: Db;
+let product: Product;
 
 beforeAll(async () => {
-  app = await startApp();
-  browser = await launchBrowser();
-  db = createDb(app.databaseUrl, { max: 1 });
+  product = await startProduct();
 });
 afterAll(async () => {
-  await db?.destroy();
-  await browser?.close();
-  await app?.stop();
+  await product?.stop();
 });
 
-const MOBILE = { width: 375, height: 800 };
 const GOOD_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';
 
-const url = (path: string) => `${app.baseUrl}${path}`;
 const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-/** Registers through the API and returns the session the web app stores. */
-async function register(name: string, email = uniqueEmail(name.split(' ')[0]!.toLowerCase())) {
-  const res = await fetch(url('/api/v1/auth/register'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password: 'studio-portrait-1', name }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as Session;
-}
-
-async function profileOf(session: Session) {
-  const res = await fetch(url('/api/v1/users/profile'), {
-    headers: { Authorization: `Bearer ${session.access_token}` },
-  });
-  return (await res.json()) as {
-    credits_balance: number;
-    training_limit: number;
-    plan_type: string;
-  };
-}
 
 async function fillCard(page: Page, number: string) {
   const form = page.getByRole('form', { name: 'Card details' });
@@ -66,27 +35,15 @@ async function fillCard(page: Page, number: string) {
   expect(await form.getByLabel('Expiry (MM/YY)').inputValue()).toBe('12/34');
 }
 
-/** A full-page shot from the top, so the sticky header does not sit over the middle of it. */
-async function screenshot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await saveScreenshot(page, name);
-}
-
-async function mobileShot(page: Page, name: string) {
-  await page.setViewportSize(MOBILE);
-  await screenshot(page, name);
-  await page.setViewportSize(DESKTOP);
-}
-
 describe('money in the browser', () => {
   it('buys a credit pack on /credits: a declined card grants nothing, 4242 adds the credits', async () => {
-    const session = await register('Grace Hopper');
-    const { context, page } = await signedInPage(browser, session);
+    const session = await register(product.api, 'Grace Hopper');
+    const { context, page } = await signedInPage(product.browser, session);
     try {
-      await page.goto(url('/credits'));
+      await page.goto(product.url('/credits'));
       await page.getByRole('heading', { name: 'Buy Credits' }).waitFor();
       await page.getByText('$0.42 per credit').waitFor();
-      await screenshot(page, '20-credits');
+      await pageShot(page, '20-credits');
       await mobileShot(page, '21-credits-mobile');
 
       const starter = page.getByRole('article', { name: 'Starter Pack' });
@@ -97,41 +54,41 @@ describe('money in the browser', () => {
       await dialog.getByText('Test Mode Active').waitFor();
       const pay = dialog.getByRole('button', { name: 'Pay $9.99' });
       expect(await pay.isDisabled()).toBe(true);
-      await screenshot(page, '22-credits-checkout');
+      await pageShot(page, '22-credits-checkout');
 
       await fillCard(page, DECLINED_CARD);
       await pay.click();
       await dialog.getByText('Processing Secure Payment...').waitFor();
       await dialog.getByText('Your card was declined.').waitFor();
       expect(await pay.isEnabled()).toBe(true);
-      await screenshot(page, '23-credits-card-declined');
-      expect((await profileOf(session)).credits_balance).toBe(0);
+      await pageShot(page, '23-credits-card-declined');
+      expect((await profileOf(product.api, session)).credits_balance).toBe(0);
 
       await fillCard(page, GOOD_CARD);
       await pay.click();
       await dialog.getByText('Processing Secure Payment...').waitFor();
       await page.waitForURL((u) => u.pathname === '/generate-trained', { timeout: 15_000 });
       await page.getByText('Purchase successful! 20 credits have been added.').waitFor();
-      await screenshot(page, '24-credits-purchased');
-      expect((await profileOf(session)).credits_balance).toBe(20);
+      await pageShot(page, '24-credits-purchased');
+      expect((await profileOf(product.api, session)).credits_balance).toBe(20);
 
-      await page.goto(url('/credits'));
+      await page.goto(product.url('/credits'));
       await page.getByText('credits remaining').waitFor();
       await expect(
         page.getByText('Current balance', { exact: true }).locator('..').innerText(),
       ).resolves.toMatch(/20\s*credits remaining/);
 
       // The combined payment page sells the same packages.
-      await page.goto(url('/payment?type=credits&pack=professional_pack'));
+      await page.goto(product.url('/payment?type=credits&pack=professional_pack'));
       await page.getByRole('heading', { name: 'Purchase Credits' }).waitFor();
       await page.getByText('Professional Pack').first().waitFor();
       await fillCard(page, GOOD_CARD);
       await page.getByRole('button', { name: 'Pay $24.99' }).click();
       await page.getByText('60 credits have been added to your account.').waitFor();
       await page.getByRole('link', { name: 'Go to Dashboard' }).waitFor();
-      await screenshot(page, '25-payment-credits-success');
+      await pageShot(page, '25-payment-credits-success');
       await page.waitForURL((u) => u.pathname === '/dashboard', { timeout: 10_000 });
-      expect((await profileOf(session)).credits_balance).toBe(80);
+      expect((await profileOf(product.api, session)).credits_balance).toBe(80);
       await page
         .getByText('Credits Available')
         .locator('..')
@@ -143,14 +100,14 @@ describe('money in the browser', () => {
   });
 
   it('subscribes to a plan from /pricing through sign-up and /payment?type=training', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const context = await product.browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     try {
-      await page.goto(url('/pricing?plan=professional'));
+      await page.goto(product.url('/pricing?plan=professional'));
       const professional = page.getByRole('article', { name: 'Professional' });
       await professional.getByText('Most Popular').waitFor();
       await professional.getByText('8 headshots/month').waitFor();
-      await screenshot(page, '26-pricing');
+      await pageShot(page, '26-pricing');
       await mobileShot(page, '27-pricing-mobile');
 
       await professional.getByRole('button', { name: 'Subscribe Monthly' }).click();
@@ -178,7 +135,7 @@ describe('money in the browser', () => {
       await page.getByRole('heading', { name: 'Complete Training Payment' }).waitFor();
       await page.getByText('Professional plan').waitFor();
       await page.getByText('Test Mode Active').waitFor();
-      await screenshot(page, '28-payment-card-form');
+      await pageShot(page, '28-payment-card-form');
       await mobileShot(page, '29-payment-card-form-mobile');
 
       await fillCard(page, GOOD_CARD);
@@ -186,11 +143,11 @@ describe('money in the browser', () => {
       await page.getByText('Processing Secure Payment...').waitFor();
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
       await page.getByText(/Now upload photos to train your AI model\./).waitFor();
-      await screenshot(page, '30-payment-training-success');
+      await pageShot(page, '30-payment-training-success');
       await page.waitForURL((u) => u.pathname === '/upload', { timeout: 10_000 });
       expect(await page.evaluate(() => localStorage.getItem('selectedPlan'))).toBeNull();
 
-      await page.goto(url('/dashboard'));
+      await page.goto(product.url('/dashboard'));
       const slots = page.getByText('Models Trained / Limit').locator('..');
       await slots.getByText('0 / 5').waitFor();
       await slots.getByText('5 slots remaining').waitFor();
@@ -200,18 +157,18 @@ describe('money in the browser', () => {
       await panel.getByText('5 models').waitFor();
       // The plan's 8 monthly credits are above the low-credit threshold of 5.
       expect(await page.getByRole('region', { name: 'Credit balance' }).count()).toBe(0);
-      await screenshot(page, '31-dashboard-subscription-active');
+      await pageShot(page, '31-dashboard-subscription-active');
     } finally {
       await context.close();
     }
   });
 
   it('cancels (with a confirm step) and reactivates on the dashboard', async () => {
-    const session = await register('Dorothy Vaughan');
-    const { context, page } = await signedInPage(browser, session);
+    const session = await register(product.api, 'Dorothy Vaughan');
+    const { context, page } = await signedInPage(product.browser, session);
     try {
       // Subscribe to Starter through the payment page.
-      await page.goto(url('/pricing'));
+      await page.goto(product.url('/pricing'));
       await page
         .getByRole('article', { name: 'Starter' })
         .getByRole('button', { name: 'Subscribe Monthly' })
@@ -220,14 +177,17 @@ describe('money in the browser', () => {
       await fillCard(page, GOOD_CARD);
       await page.getByRole('button', { name: 'Pay $9.99' }).click();
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
-      expect(await profileOf(session)).toMatchObject({ plan_type: 'starter', training_limit: 1 });
+      expect(await profileOf(product.api, session)).toMatchObject({
+        plan_type: 'starter',
+        training_limit: 1,
+      });
 
-      await page.goto(url('/dashboard'));
+      await page.goto(product.url('/dashboard'));
       const panel = page.getByRole('region', { name: 'Subscription' });
       await panel.getByText('Starter', { exact: true }).waitFor();
       await panel.getByRole('button', { name: 'Cancel Subscription' }).click();
       await panel.getByText('Cancel your Starter subscription?').waitFor();
-      await screenshot(page, '32-dashboard-cancel-confirm');
+      await pageShot(page, '32-dashboard-cancel-confirm');
       await panel.getByRole('button', { name: 'Yes, Cancel Subscription' }).click();
       await page
         .getByText(/Your subscription is cancelled/)
@@ -236,7 +196,7 @@ describe('money in the browser', () => {
       await panel.getByText('Cancelling', { exact: true }).waitFor();
       await panel.getByText('Access until', { exact: true }).waitFor();
       await panel.getByText(/credits retained/).waitFor();
-      await screenshot(page, '33-dashboard-subscription-cancelling');
+      await pageShot(page, '33-dashboard-subscription-cancelling');
       await mobileShot(page, '34-dashboard-cancelling-mobile');
 
       await panel.getByRole('button', { name: 'Reactivate Subscription' }).click();
@@ -246,11 +206,11 @@ describe('money in the browser', () => {
         .waitFor();
       await panel.getByText('Active', { exact: true }).waitFor();
       await panel.getByRole('button', { name: 'Cancel Subscription' }).waitFor();
-      await screenshot(page, '35-dashboard-subscription-reactivated');
+      await pageShot(page, '35-dashboard-subscription-reactivated');
 
       // With every training used, Train leads to the plans (dashboard eligibility); the upload
       // page offers the training-limit modal, which also sells single trainings.
-      await db
+      await product.db
         .updateTable('users')
         .set({ models_trained: 1 })
         .where('id', '=', session.user.id)
@@ -262,18 +222,18 @@ describe('money in the browser', () => {
         .click();
       await page.waitForURL((u) => u.pathname === '/pricing');
       await page.getByText('Upgrade your plan to train more models:').waitFor();
-      await page.goto(url('/upload'));
+      await page.goto(product.url('/upload'));
       const modal = page.getByRole('dialog', { name: 'Train more models' });
       await modal.getByText('40% saving').waitFor();
       await modal.getByRole('button', { name: 'Upgrade to Premium' }).waitFor();
-      await screenshot(page, '36-upload-training-limit-modal');
+      await pageShot(page, '36-upload-training-limit-modal');
       await modal.getByRole('button', { name: 'Buy 1 Training' }).click();
       await page.waitForURL((u) => u.pathname === '/payment');
       expect(new URL(page.url()).search).toBe('?type=training&quantity=1&price=25');
       await fillCard(page, GOOD_CARD);
       await page.getByRole('button', { name: 'Pay $25.00' }).click();
       await page.getByText(/Training slots added/).waitFor();
-      expect((await profileOf(session)).training_limit).toBe(2);
+      expect((await profileOf(product.api, session)).training_limit).toBe(2);
       expect(pathOf(page)).toBe('/payment');
     } finally {
       await context.close();
