@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { waitFor } from './generation-helpers.js';
 import { bearer, type TestApp } from './helpers.js';
 
 export const GOOD_CARD = {
@@ -35,12 +37,38 @@ export function payWithCard(t: TestApp, token: string, intent: Intent, card = GO
   });
 }
 
+type ProfileMoney = { credits_balance: number; training_limit: number; plan_type: string };
+
 export async function profileOf(t: TestApp, token: string) {
-  return (await t.request.get('/api/v1/users/profile').set(bearer(token))).body as {
-    credits_balance: number;
-    training_limit: number;
-    plan_type: string;
-  };
+  return (await t.request.get('/api/v1/users/profile').set(bearer(token))).body as ProfileMoney;
+}
+
+/**
+ * The profile once it shows `expected`. For reads after a provider event: the event's request is
+ * not the user's, so the profile call may answer from its cache until Postgres's change
+ * announcement reaches it, a moment later. Fails, with the last answer, if it never does.
+ */
+export async function profileReaches(
+  t: TestApp,
+  token: string,
+  expected: Partial<ProfileMoney>,
+): Promise<ProfileMoney> {
+  let last: ProfileMoney | undefined;
+  try {
+    return await waitFor(
+      async () => {
+        last = await profileOf(t, token);
+        const matches = Object.entries(expected).every(
+          ([key, value]) => last![key as keyof ProfileMoney] === value,
+        );
+        return matches ? last : undefined;
+      },
+      `the profile to show ${JSON.stringify(expected)}`,
+    );
+  } catch (error) {
+    expect(last).toMatchObject(expected);
+    throw error;
+  }
 }
 
 export async function countRows(t: TestApp) {
