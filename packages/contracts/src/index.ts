@@ -17,3 +17,4 @@ export * from './account.js';
 export * from './billing.js';
 export * from './deletion.js';
 export * from './renewals.js';
+export * from './custom-prompt.js';

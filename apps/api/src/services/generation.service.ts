@@ -1,4 +1,5 @@
 import {
+  customPromptApplies,
   ENGINE_KINDS,
   FINAL_TASK_STATUSES,
   MESSAGES,
@@ -386,12 +387,8 @@ export class GenerationService {
             return template;
           })
         : [styleTemplate(request.style, user.gender)];
-    // Custom prompts are for premium annual plans and debug users (or everyone under the server's
-    // debug setting); others get the template's.
-    const customAllowed =
-      this.deps.debugPrompts === true ||
-      user.is_debug ||
-      (user.plan_type === 'premium' && user.subscription_interval === 'annual');
+    // The server's debug setting opens custom prompts to everyone; otherwise the account decides.
+    const customAllowed = this.deps.debugPrompts === true || customPromptApplies(user);
     return templates.map((template) => {
       const variant = request.variant ?? 0;
       if (!template.variants[variant])

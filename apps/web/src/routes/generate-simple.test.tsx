@@ -1,48 +1,33 @@
-import type { User } from '@studioshot/contracts';
 import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GENERATION_ID, generationResult, imageId, STYLES } from '../features/generation/testing';
+import { generationResult, imageId, STYLES } from '../features/generation/testing';
 import { userModel } from '../features/training/testing';
-import { queueTask } from '../lib/realtime-testing';
 import { STORAGE_KEYS } from '../lib/storage';
-import { FakeWebSocket } from '../test/fake-websocket';
-import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { renderApp, stubApi } from '../test/app-harness';
+import {
+  dropFirstCall,
+  expectBlockedByNoCredits,
+  expectFailureAlert,
+  expectOutOfCreditsAlert,
+  expectProgressShown,
+  failingOnce,
+  expectFinishedBySameKey,
+  GENERATE_WITH_STYLE as GENERATE,
+  pageOpener,
+  outOfCredits,
+  queuedUntilFinished,
+  startGenerating,
+  USER_MODELS,
+} from '../test/generation-pages';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
 
-type Handlers = Parameters<typeof stubApi>[0];
-const GENERATE = 'POST /api/v1/inference/generate';
 const DEFAULT_PROMPT = 'professional headshot in business attire';
 
-interface GenerateBody {
-  style: string;
-  prompt?: string;
-  num_images: number;
-  model_id?: string;
-  idempotency_key: string;
-}
-
-function page(user: Partial<User> = { credits_balance: 10 }, handlers: Handlers = {}) {
-  signIn(user);
-  let profile = { ...TEST_USER, ...user };
-  const fetchMock = stubApi({
-    'GET /api/v1/users/profile': () => [200, profile],
-    'GET /api/v1/upload/user-models': () => [200, { models: [] }],
-    'GET /api/v1/generation/styles': () => [200, { styles: STYLES }],
-    ...handlers,
-  });
-  const router = renderApp('/generate-simple');
-  const calls = (key: string) =>
-    fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
-  const bodies = () =>
-    calls(GENERATE).map(([, init]) => JSON.parse(String(init?.body)) as GenerateBody);
-  const setProfile = (next: Partial<User>) => {
-    profile = { ...profile, ...next };
-  };
-  return { router, fetchMock, calls, bodies, setProfile };
-}
+/** A user with no model yet (others are sent on to /generate-trained). */
+const page = pageOpener('/generate-simple', GENERATE, [], { credits_balance: 10 });
 
 const generateButton = () =>
   screen.findByRole('button', { name: 'Generate 4 Headshots (1 credit)' });
@@ -62,7 +47,7 @@ describe('/generate-simple: who sees the style page', () => {
   ] as const)('a user with %s goes to /generate-trained', async (_, status) => {
     const { router, calls } = page(
       { credits_balance: 10 },
-      { 'GET /api/v1/upload/user-models': () => [200, { models: [userModel({ status })] }] },
+      { [USER_MODELS]: () => [200, { models: [userModel({ status })] }] },
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/generate-trained'));
     // Replaced, not stacked: Back does not bounce the user here again.
@@ -75,7 +60,7 @@ describe('/generate-simple: who sees the style page', () => {
     page(
       {},
       {
-        'GET /api/v1/upload/user-models': () =>
+        [USER_MODELS]: () =>
           fail ? [500, { detail: 'boom', code: 'internal' }] : [200, { models: [] }],
       },
     );
@@ -132,11 +117,8 @@ describe('/generate-simple: the page', () => {
 
   it('0 credits: Generate is disabled and says why (at least 1 credit is needed)', async () => {
     const { calls } = page({ credits_balance: 0 });
-    const button = (await generateButton()) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    const reason = document.getElementById(button.getAttribute('aria-describedby') ?? '');
-    expect(reason?.textContent).toMatch(/You have 0 credits/);
-    expect(within(reason!).getByRole('link', { name: 'Buy credits' }).getAttribute('href')).toBe(
+    const reason = expectBlockedByNoCredits(await generateButton());
+    expect(within(reason).getByRole('link', { name: 'Buy credits' }).getAttribute('href')).toBe(
       '/credits',
     );
     fireEvent.submit(screen.getByRole('form', { name: 'Generation settings' }));
@@ -205,55 +187,18 @@ describe('/generate-simple: generating', () => {
   });
 
   it('still running (202): a live bar with the worker’s message, then the images by the same key', async () => {
-    let finished = false;
-    const { bodies } = page(
-      { credits_balance: 10 },
-      {
-        [GENERATE]: () =>
-          finished
-            ? [200, generationResult()]
-            : [202, generationResult({ status: 'queued', progress: 0 })],
-        [`GET /api/v1/queue/status/${GENERATION_ID}`]: () => [
-          200,
-          queueTask({ id: GENERATION_ID, status: 'queued', progress: 0, message: null }),
-        ],
-      },
-    );
-    const button = await generateButton();
-    const socket = FakeWebSocket.latest();
-    act(() => socket.serverAccept());
-    fireEvent.click(button);
-
-    const bar = await screen.findByRole('progressbar', { name: 'Generation progress' });
-    expect(bar.getAttribute('aria-valuenow')).toBe('0');
-    const busy = screen.getByRole('button', { name: 'Generating...' }) as HTMLButtonElement;
-    expect(busy.disabled).toBe(true);
+    const queued = queuedUntilFinished(GENERATE);
+    const { bodies } = page({ credits_balance: 10 }, queued.handlers);
+    const { socket, bar } = await startGenerating(await generateButton());
     // Nothing can be changed while it runs.
     expect(
       (screen.getByLabelText('Describe Your Ideal Shot') as HTMLTextAreaElement).disabled,
     ).toBe(true);
 
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, progress: 55, message: 'Rendering headshot 3 of 4' }),
-      }),
-    );
-    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('55'));
-    expect(screen.getAllByText('Rendering headshot 3 of 4').length).toBeGreaterThan(0);
+    await expectProgressShown(socket, bar, 55, 'Rendering headshot 3 of 4');
     expect(screen.getByText('55%')).toBeTruthy();
 
-    finished = true;
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, status: 'completed', progress: 100 }),
-      }),
-    );
-    expect(await screen.findByRole('region', { name: 'Your Headshots' })).toBeTruthy();
-    expect(bodies()).toHaveLength(2);
-    expect(bodies()[1]!.idempotency_key).toBe(bodies()[0]!.idempotency_key);
-    expect(screen.queryByRole('progressbar', { name: 'Generation progress' })).toBeNull();
+    await expectFinishedBySameKey(socket, queued, 'Your Headshots', bodies);
   });
 
   it('no photos to generate from (409): says so, with Upload Photos', async () => {
@@ -271,56 +216,28 @@ describe('/generate-simple: generating', () => {
   });
 
   it('402: the spec’s out-of-credits message with a link to /credits', async () => {
-    page(
-      { credits_balance: 10 },
-      {
-        [GENERATE]: () => [
-          402,
-          { detail: MESSAGES.insufficientCredits, code: 'insufficient_credits' },
-        ],
-      },
-    );
+    page({ credits_balance: 10 }, { [GENERATE]: outOfCredits });
     fireEvent.click(await generateButton());
-    const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText(MESSAGES.insufficientCredits)).toBeTruthy();
-    expect(within(alert).getByRole('link', { name: 'Buy Credits' }).getAttribute('href')).toBe(
-      '/credits',
-    );
+    await expectOutOfCreditsAlert();
   });
 
   it('failed (502): the reason, the credit back, and Try Again with a new key', async () => {
-    let attempt = 0;
     const { bodies } = page(
       { credits_balance: 10 },
-      {
-        [GENERATE]: () => {
-          attempt += 1;
-          return attempt === 1
-            ? [502, { detail: 'No face was found in your photo.', code: 'generation_failed' }]
-            : [200, generationResult()];
-        },
-      },
+      { [GENERATE]: failingOnce('No face was found in your photo.') },
     );
     fireEvent.click(await generateButton());
-    const alert = await screen.findByRole('alert');
-    expect(within(alert).getByRole('heading', { name: 'Generation failed' })).toBeTruthy();
-    expect(within(alert).getByText('No face was found in your photo.')).toBeTruthy();
-    expect(within(alert).getByText('Your credit has been given back.')).toBeTruthy();
+    const alert = await expectFailureAlert('No face was found in your photo.');
     fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('region', { name: 'Your Headshots' })).toBeTruthy();
     expect(bodies()[1]!.idempotency_key).not.toBe(bodies()[0]!.idempotency_key);
   });
 
   it('no answer at all: Try Again asks with the same key, so nothing is charged twice', async () => {
-    let attempt = 0;
     const { fetchMock, bodies } = page({ credits_balance: 10 });
-    const stubbed = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation((input, init) => {
-      if (String(input) !== '/api/v1/inference/generate') return stubbed(input, init);
-      attempt += 1;
-      if (attempt === 1) return Promise.reject(new TypeError('Failed to fetch'));
-      return Promise.resolve(new Response(JSON.stringify(generationResult()), { status: 200 }));
-    });
+    dropFirstCall(fetchMock, '/api/v1/inference/generate', () =>
+      Promise.resolve(new Response(JSON.stringify(generationResult()), { status: 200 })),
+    );
     fireEvent.click(await generateButton());
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(MESSAGES.network)).toBeTruthy();

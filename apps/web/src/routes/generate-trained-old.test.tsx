@@ -1,63 +1,36 @@
-import type { User } from '@studioshot/contracts';
-import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ZIdempotencyKeySchema } from '@studioshot/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  GENERATION_ID,
-  generationResult,
-  imageId,
-  MODEL_ID,
-  STYLES,
-} from '../features/generation/testing';
+import { generationResult, imageId, MODEL_ID } from '../features/generation/testing';
 import { QUICK_PROMPTS } from '../features/generation/quick-prompts';
 import { userModel } from '../features/training/testing';
-import { queueTask } from '../lib/realtime-testing';
 import { STORAGE_KEYS } from '../lib/storage';
-import { FakeWebSocket } from '../test/fake-websocket';
-import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { renderApp, stubApi } from '../test/app-harness';
+import {
+  expectOutOfCreditsAlert,
+  expectProgressShown,
+  expectFinishedBySameKey,
+  GENERATE_TRAINED,
+  itBlocksGenerateAtZeroCredits,
+  itShowsTheTrainedModelsGate,
+  pageOpener,
+  outOfCredits,
+  queuedUntilFinished,
+  startGenerating,
+  READY_MODEL,
+  SECOND_MODEL,
+  SECOND_READY_MODEL,
+  USER_MODELS,
+} from '../test/generation-pages';
 import { waitEstimateAnswers } from '../features/queue/testing';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
 
-type Handlers = Parameters<typeof stubApi>[0];
 /** The same call as /generate-trained. */
-const GENERATE = 'POST /api/v1/generation/generate-trained';
-const SECOND_MODEL = '9b8c7d6e-5f4a-4b3c-8d2e-1f0a9b8c7d6e';
-const READY_MODEL = userModel({ id: MODEL_ID, name: 'Ada Portraits', status: 'completed' });
+const GENERATE = GENERATE_TRAINED;
 
-interface GenerateBody {
-  model_id: string;
-  style: string;
-  prompt?: string;
-  num_images: number;
-  trigger_word: string;
-  idempotency_key: string;
-}
-
-function page(
-  user: Partial<User> = { credits_balance: 10 },
-  handlers: Handlers = {},
-  entry: Parameters<typeof renderApp>[0] = '/generate-trained-old',
-) {
-  signIn(user);
-  let profile = { ...TEST_USER, ...user };
-  const fetchMock = stubApi({
-    'GET /api/v1/users/profile': () => [200, profile],
-    'GET /api/v1/upload/user-models': () => [200, { models: [READY_MODEL] }],
-    'GET /api/v1/generation/styles': () => [200, { styles: STYLES }],
-    ...handlers,
-  });
-  const router = renderApp(entry);
-  const calls = (key: string) =>
-    fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
-  const bodies = () =>
-    calls(GENERATE).map(([, init]) => JSON.parse(String(init?.body)) as GenerateBody);
-  const setProfile = (next: Partial<User>) => {
-    profile = { ...profile, ...next };
-  };
-  return { router, fetchMock, calls, bodies, setProfile };
-}
+const page = pageOpener('/generate-trained-old', GENERATE, [READY_MODEL], { credits_balance: 10 });
 
 const generateButton = () => screen.findByRole('button', { name: 'Generate Headshots' });
 
@@ -69,39 +42,7 @@ describe('/generate-trained-old: who may generate', () => {
     expect(window.localStorage.getItem(STORAGE_KEYS.authRedirect)).toBe('/generate-trained-old');
   });
 
-  it('no completed model: No Trained Models Found, with Train Your Model to /upload', async () => {
-    page(
-      {},
-      {
-        'GET /api/v1/upload/user-models': () => [
-          200,
-          { models: [userModel({ status: 'training' })] },
-        ],
-      },
-    );
-    expect(await screen.findByRole('heading', { name: 'No Trained Models Found' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Train Your Model' }).getAttribute('href')).toBe(
-      '/upload',
-    );
-  });
-
-  it('models that cannot load: an error with Retry', async () => {
-    let fail = true;
-    page(
-      {},
-      {
-        'GET /api/v1/upload/user-models': () =>
-          fail ? [500, { detail: 'boom', code: 'internal' }] : [200, { models: [READY_MODEL] }],
-      },
-    );
-    await screen.findByRole('heading', { name: 'Loading your trained models...' });
-    await act(() => vi.advanceTimersByTimeAsync(4000));
-    expect(await screen.findByText('Failed to load your models. Please try again.')).toBeTruthy();
-    expect(screen.queryByText('No Trained Models Found')).toBeNull();
-    fail = false;
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await generateButton()).toBeTruthy();
-  });
+  itShowsTheTrainedModelsGate((handlers) => page({}, handlers), generateButton);
 });
 
 describe('/generate-trained-old: the page', () => {
@@ -140,12 +81,12 @@ describe('/generate-trained-old: the page', () => {
   it('preselects the model from the navigation state when it is a ready one, else the first', async () => {
     const models = [
       READY_MODEL,
-      userModel({ id: SECOND_MODEL, name: 'Ada Outdoors', status: 'completed' }),
+      SECOND_READY_MODEL,
       userModel({ id: 'f0000000-0000-4000-8000-000000000000', name: 'Half done' }),
     ];
     page(
       { credits_balance: 10 },
-      { 'GET /api/v1/upload/user-models': () => [200, { models }] },
+      { [USER_MODELS]: () => [200, { models }] },
       {
         pathname: '/generate-trained-old',
         state: { modelId: SECOND_MODEL },
@@ -193,14 +134,7 @@ describe('/generate-trained-old: the page', () => {
     ).toBeTruthy();
   });
 
-  it('0 credits: Generate is disabled and says why; Out of Credits!', async () => {
-    page({ credits_balance: 0 });
-    const button = (await generateButton()) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    const reason = document.getElementById(button.getAttribute('aria-describedby') ?? '');
-    expect(reason?.textContent).toMatch(/You have 0 credits/);
-    expect(screen.getByRole('heading', { name: 'Out of Credits!' })).toBeTruthy();
-  });
+  itBlocksGenerateAtZeroCredits(page, generateButton);
 });
 
 describe('/generate-trained-old: generating', () => {
@@ -217,7 +151,7 @@ describe('/generate-trained-old: generating', () => {
     const { bodies, setProfile } = page(
       { credits_balance: 10 },
       {
-        'GET /api/v1/upload/user-models': () => [200, { models }],
+        [USER_MODELS]: () => [200, { models }],
         [GENERATE]: () => {
           setProfile({ credits_balance: 9 });
           return [200, generationResult()];
@@ -264,46 +198,19 @@ describe('/generate-trained-old: generating', () => {
   });
 
   it('still running (202): live progress over /ws, then the images by the same key', async () => {
-    let finished = false;
+    const queued = queuedUntilFinished(GENERATE);
     const { bodies } = page(
       { credits_balance: 10 },
       {
-        [GENERATE]: () =>
-          finished
-            ? [200, generationResult()]
-            : [202, generationResult({ status: 'queued', progress: 0 })],
-        [`GET /api/v1/queue/status/${GENERATION_ID}`]: () => [
-          200,
-          queueTask({ id: GENERATION_ID, status: 'queued', progress: 0, message: null }),
-        ],
+        ...queued.handlers,
         // A generation takes 2 s on the studio engine: no spec phrase is true.
         ...waitEstimateAnswers({ generation: { median: 2 } }),
       },
     );
-    const button = await generateButton();
-    const socket = FakeWebSocket.latest();
-    act(() => socket.serverAccept());
-    fireEvent.click(button);
-    const bar = await screen.findByRole('progressbar', { name: 'Generation progress' });
+    const { socket, bar } = await startGenerating(await generateButton());
     expect(await screen.findByText('Usually ready in a few seconds')).toBeTruthy();
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, progress: 30, message: 'Rendering headshot 2 of 4' }),
-      }),
-    );
-    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('30'));
-    expect(screen.getAllByText('Rendering headshot 2 of 4').length).toBeGreaterThan(0);
-    finished = true;
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, status: 'completed', progress: 100 }),
-      }),
-    );
-    expect(await screen.findByRole('region', { name: 'Your Headshots' })).toBeTruthy();
-    expect(bodies()).toHaveLength(2);
-    expect(bodies()[1]!.idempotency_key).toBe(bodies()[0]!.idempotency_key);
+    await expectProgressShown(socket, bar, 30, 'Rendering headshot 2 of 4');
+    await expectFinishedBySameKey(socket, queued, 'Your Headshots', bodies);
   });
 
   it('402: out of credits with Buy Credits; 502: the reason and Try Again', async () => {
@@ -311,21 +218,19 @@ describe('/generate-trained-old: generating', () => {
     page(
       { credits_balance: 10 },
       {
-        [GENERATE]: () => {
+        [GENERATE]: (request) => {
           attempt += 1;
           return attempt === 1
-            ? [402, { detail: MESSAGES.insufficientCredits, code: 'insufficient_credits' }]
+            ? outOfCredits(request)
             : [502, { detail: 'The engine stopped.', code: 'generation_failed' }];
         },
       },
     );
     fireEvent.click(await generateButton());
-    let alert = await screen.findByRole('alert');
-    expect(within(alert).getByText(MESSAGES.insufficientCredits)).toBeTruthy();
-    expect(within(alert).getByRole('link', { name: 'Buy Credits' })).toBeTruthy();
+    await expectOutOfCreditsAlert();
     fireEvent.click(screen.getByRole('button', { name: 'Generate Headshots' }));
     await waitFor(() => expect(screen.getByText('The engine stopped.')).toBeTruthy());
-    alert = screen.getByRole('alert');
+    const alert = screen.getByRole('alert');
     expect(within(alert).getByRole('heading', { name: 'Generation failed' })).toBeTruthy();
     expect(within(alert).getByRole('button', { name: 'Try Again' })).toBeTruthy();
   });

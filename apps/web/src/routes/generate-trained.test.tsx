@@ -1,61 +1,40 @@
-import type { User } from '@studioshot/contracts';
 import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  GENERATION_ID,
-  generationResult,
-  imageId,
-  MODEL_ID,
-  STYLES,
-} from '../features/generation/testing';
+import { generationResult, imageId, MODEL_ID } from '../features/generation/testing';
 import { FREE_SUBSCRIPTION, pricingAnswer } from '../features/payments/testing';
-import { userModel } from '../features/training/testing';
-import { queueTask } from '../lib/realtime-testing';
-import { FakeWebSocket } from '../test/fake-websocket';
-import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { renderApp, stubApi } from '../test/app-harness';
+import {
+  acceptedSocket,
+  captureDownloads,
+  dropFirstCall,
+  expectFailureAlert,
+  expectModelPicker,
+  expectOutOfCreditsAlert,
+  expectProgressShown,
+  failingOnce,
+  expectFinishedBySameKey,
+  GENERATE_TRAINED as GENERATE,
+  holdCall,
+  itBlocksGenerateAtZeroCredits,
+  itShowsTheTrainedModelsGate,
+  pageOpener,
+  outOfCredits,
+  pushTask,
+  queuedUntilFinished,
+  startGenerating,
+  READY_MODEL,
+  SECOND_MODEL,
+  SECOND_READY_MODEL,
+  USER_MODELS,
+  type Handlers,
+} from '../test/generation-pages';
 import { waitEstimateAnswers } from '../features/queue/testing';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
 
-type Handlers = Parameters<typeof stubApi>[0];
-const GENERATE = 'POST /api/v1/generation/generate-trained';
-const SECOND_MODEL = '9b8c7d6e-5f4a-4b3c-8d2e-1f0a9b8c7d6e';
-const READY_MODEL = userModel({ id: MODEL_ID, name: 'Ada Portraits', status: 'completed' });
-
-interface GenerateBody {
-  model_id: string;
-  style: string;
-  prompt?: string;
-  num_images: number;
-  trigger_word: string;
-  idempotency_key: string;
-}
-
-function studio(
-  user: Partial<User> = { credits_balance: 10 },
-  handlers: Handlers = {},
-  entry: Parameters<typeof renderApp>[0] = '/generate-trained',
-) {
-  signIn(user);
-  let profile = { ...TEST_USER, ...user };
-  const fetchMock = stubApi({
-    'GET /api/v1/users/profile': () => [200, profile],
-    'GET /api/v1/upload/user-models': () => [200, { models: [READY_MODEL] }],
-    'GET /api/v1/generation/styles': () => [200, { styles: STYLES }],
-    ...handlers,
-  });
-  const router = renderApp(entry);
-  const calls = (key: string) =>
-    fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
-  const bodies = () =>
-    calls(GENERATE).map(([, init]) => JSON.parse(String(init?.body)) as GenerateBody);
-  const setProfile = (next: Partial<User>) => {
-    profile = { ...profile, ...next };
-  };
-  return { router, fetchMock, calls, bodies, setProfile };
-}
+const studio = pageOpener('/generate-trained', GENERATE, [READY_MODEL], { credits_balance: 10 });
 
 const generateButton = () => screen.findByRole('button', { name: 'Generate Premium Headshots' });
 
@@ -69,40 +48,7 @@ describe('/generate-trained: who may generate', () => {
     expect(screen.getByRole('link', { name: 'Go to Login' }).getAttribute('href')).toBe('/auth');
   });
 
-  it('no completed model: No Trained Models Found, with Train Your Model to /upload', async () => {
-    studio(
-      {},
-      {
-        'GET /api/v1/upload/user-models': () => [
-          200,
-          { models: [userModel({ status: 'training' })] },
-        ],
-      },
-    );
-    expect(await screen.findByRole('heading', { name: 'No Trained Models Found' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Train Your Model' }).getAttribute('href')).toBe(
-      '/upload',
-    );
-  });
-
-  it('models that cannot load: an error with Retry, never "no models"', async () => {
-    let fail = true;
-    studio(
-      {},
-      {
-        'GET /api/v1/upload/user-models': () =>
-          fail ? [500, { detail: 'boom', code: 'internal' }] : [200, { models: [READY_MODEL] }],
-      },
-    );
-    await screen.findByRole('heading', { name: 'Loading your trained models...' });
-    // The query retries a server fault twice, 1 s and 2 s apart, before it shows the error.
-    await act(() => vi.advanceTimersByTimeAsync(4000));
-    expect(await screen.findByText('Failed to load your models. Please try again.')).toBeTruthy();
-    expect(screen.queryByText('No Trained Models Found')).toBeNull();
-    fail = false;
-    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await generateButton()).toBeTruthy();
-  });
+  itShowsTheTrainedModelsGate((handlers) => studio({}, handlers), generateButton);
 });
 
 describe('/generate-trained: the page', () => {
@@ -162,24 +108,15 @@ describe('/generate-trained: the page', () => {
   });
 
   it('preselects the model from the navigation state when it is a ready one, else the first', async () => {
-    const models = [
-      READY_MODEL,
-      userModel({ id: SECOND_MODEL, name: 'Ada Outdoors', status: 'completed' }),
-    ];
+    const models = [READY_MODEL, SECOND_READY_MODEL];
     const handlers: Handlers = {
-      'GET /api/v1/upload/user-models': () => [200, { models }],
+      [USER_MODELS]: () => [200, { models }],
     };
     studio({ credits_balance: 10 }, handlers, {
       pathname: '/generate-trained',
       state: { modelId: SECOND_MODEL },
     });
-    const picker = (await screen.findByLabelText('Trained model')) as HTMLSelectElement;
-    expect(picker.value).toBe(SECOND_MODEL);
-    expect(
-      within(picker)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['Ada Portraits', 'Ada Outdoors']);
+    await expectModelPicker(SECOND_MODEL);
   });
 
   it('a navigation state naming no ready model picks the first', async () => {
@@ -240,30 +177,10 @@ describe('/generate-trained: the page', () => {
     expect(screen.getByText(/Custom prompts are used on the Premium annual plan/)).toBeTruthy();
   });
 
-  it('0 credits: Generate is disabled and says why; Out of Credits!', async () => {
-    studio({ credits_balance: 0 });
-    const button = (await generateButton()) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    const reason = document.getElementById(button.getAttribute('aria-describedby') ?? '');
-    expect(reason?.textContent).toMatch(/You have 0 credits/);
-    expect(screen.getByRole('heading', { name: 'Out of Credits!' })).toBeTruthy();
-  });
+  itBlocksGenerateAtZeroCredits(studio, generateButton);
 });
 
 describe('/generate-trained: generating', () => {
-  /** Image downloads land here: an <a download> on an object URL. */
-  function captureDownloads() {
-    const clicked: string[] = [];
-    URL.createObjectURL = vi.fn(() => 'blob:headshot');
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this.download);
-    });
-    return clicked;
-  }
-
   it('done at once (200): four ranked headshots, Save and Save All, credits refreshed', async () => {
     const imageHandlers: Handlers = Object.fromEntries(
       [0, 1, 2, 3].map((n) => [
@@ -333,129 +250,57 @@ describe('/generate-trained: generating', () => {
   });
 
   it('still running (202): a live bar with the worker’s message, then the images by the same key', async () => {
-    let finished = false;
+    const queued = queuedUntilFinished(GENERATE);
     const { bodies } = studio(
       { credits_balance: 10 },
       {
-        [GENERATE]: () =>
-          finished
-            ? [200, generationResult()]
-            : [202, generationResult({ status: 'queued', progress: 0 })],
-        [`GET /api/v1/queue/status/${GENERATION_ID}`]: () => [
-          200,
-          queueTask({ id: GENERATION_ID, status: 'queued', progress: 0, message: null }),
-        ],
+        ...queued.handlers,
         // 8 s of queue and an 8 s median: the spec's '10-30 seconds' is true.
         ...waitEstimateAnswers({ generation: { median: 8, wait: 8, ahead: 1 } }),
       },
     );
-    const button = await generateButton();
-    const socket = FakeWebSocket.latest();
-    act(() => socket.serverAccept());
-    fireEvent.click(button);
-
-    const bar = await screen.findByRole('progressbar', { name: 'Generation progress' });
-    expect(bar.getAttribute('aria-valuenow')).toBe('0');
-    const busy = screen.getByRole('button', { name: 'Generating...' }) as HTMLButtonElement;
-    expect(busy.disabled).toBe(true);
+    const { socket, bar } = await startGenerating(await generateButton());
     expect(await screen.findByText('Usually ready in 10-30 seconds')).toBeTruthy();
-
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, progress: 45, message: 'Rendering headshot 2 of 4' }),
-      }),
-    );
-    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('45'));
-    expect(screen.getAllByText('Rendering headshot 2 of 4').length).toBeGreaterThan(0);
-
-    finished = true;
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, status: 'completed', progress: 100 }),
-      }),
-    );
-    expect(await screen.findByRole('region', { name: 'Your Premium Headshots' })).toBeTruthy();
-    expect(bodies()).toHaveLength(2);
-    expect(bodies()[1]!.idempotency_key).toBe(bodies()[0]!.idempotency_key);
-    expect(screen.queryByRole('progressbar', { name: 'Generation progress' })).toBeNull();
+    await expectProgressShown(socket, bar, 45, 'Rendering headshot 2 of 4');
+    await expectFinishedBySameKey(socket, queued, 'Your Premium Headshots', bodies);
   });
 
   it('while the call is still waiting, the progress /ws pushes for the new task shows', async () => {
-    let answer: (response: Response) => void = () => undefined;
     const { fetchMock } = studio({ credits_balance: 10 });
-    const stubbed = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation((input, init) =>
-      String(input) === '/api/v1/generation/generate-trained'
-        ? new Promise<Response>((resolve) => {
-            answer = resolve;
-          })
-        : stubbed(input, init),
-    );
+    const call = holdCall(fetchMock, '/api/v1/generation/generate-trained');
     const button = await generateButton();
-    const socket = FakeWebSocket.latest();
-    act(() => socket.serverAccept());
+    const socket = acceptedSocket();
     fireEvent.click(button);
     const bar = await screen.findByRole('progressbar', { name: 'Generation progress' });
     expect(screen.getByText('Sending your request...')).toBeTruthy();
 
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({
-          id: GENERATION_ID,
-          created_at: new Date().toISOString(),
-          progress: 60,
-          message: 'Rendering headshot 3 of 4',
-        }),
-      }),
-    );
+    pushTask(socket, {
+      created_at: new Date().toISOString(),
+      progress: 60,
+      message: 'Rendering headshot 3 of 4',
+    });
     await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('60'));
     expect(screen.getAllByText('Rendering headshot 3 of 4').length).toBeGreaterThan(0);
 
-    answer(new Response(JSON.stringify(generationResult()), { status: 200 }));
+    call.answer(new Response(JSON.stringify(generationResult()), { status: 200 }));
     expect(await screen.findByRole('region', { name: 'Your Premium Headshots' })).toBeTruthy();
   });
 
   it('402: the spec’s out-of-credits message with a link to /credits', async () => {
-    studio(
-      { credits_balance: 10 },
-      {
-        [GENERATE]: () => [
-          402,
-          { detail: MESSAGES.insufficientCredits, code: 'insufficient_credits' },
-        ],
-      },
-    );
+    studio({ credits_balance: 10 }, { [GENERATE]: outOfCredits });
     fireEvent.click(await generateButton());
-    const alert = await screen.findByRole('alert');
-    expect(within(alert).getByText(MESSAGES.insufficientCredits)).toBeTruthy();
-    expect(within(alert).getByRole('link', { name: 'Buy Credits' }).getAttribute('href')).toBe(
-      '/credits',
-    );
+    await expectOutOfCreditsAlert();
   });
 
   it('failed (502): the reason, the credit back, and Try Again with a new key', async () => {
-    let attempt = 0;
     const { bodies, calls } = studio(
       { credits_balance: 10 },
-      {
-        [GENERATE]: () => {
-          attempt += 1;
-          return attempt === 1
-            ? [502, { detail: 'No face was found in your model.', code: 'generation_failed' }]
-            : [200, generationResult()];
-        },
-      },
+      { [GENERATE]: failingOnce('No face was found in your model.') },
     );
     const button = await generateButton();
     const reads = calls('GET /api/v1/users/profile').length;
     fireEvent.click(button);
-    const alert = await screen.findByRole('alert');
-    expect(within(alert).getByRole('heading', { name: 'Generation failed' })).toBeTruthy();
-    expect(within(alert).getByText('No face was found in your model.')).toBeTruthy();
-    expect(within(alert).getByText('Your credit has been given back.')).toBeTruthy();
+    const alert = await expectFailureAlert('No face was found in your model.');
     // The balance is read again: the reserved credit came back.
     await waitFor(() => expect(calls('GET /api/v1/users/profile').length).toBeGreaterThan(reads));
 
@@ -465,23 +310,14 @@ describe('/generate-trained: generating', () => {
   });
 
   it('no answer at all: Try Again asks with the same key, so nothing is charged twice', async () => {
-    let attempt = 0;
-    const { fetchMock } = studio({ credits_balance: 10 });
-    const stubbed = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation((input, init) => {
-      if (String(input) !== '/api/v1/generation/generate-trained') return stubbed(input, init);
-      attempt += 1;
-      if (attempt === 1) return Promise.reject(new TypeError('Failed to fetch'));
-      return stubbed(input, init);
-    });
+    const { fetchMock, bodies } = studio({ credits_balance: 10 });
+    const calls = dropFirstCall(fetchMock, '/api/v1/generation/generate-trained');
     fireEvent.click(await generateButton());
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText(MESSAGES.network)).toBeTruthy();
     fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
-    await waitFor(() => expect(attempt).toBe(2));
-    const sent = fetchMock.mock.calls
-      .filter(([url]) => String(url) === '/api/v1/generation/generate-trained')
-      .map(([, init]) => (JSON.parse(String(init?.body)) as GenerateBody).idempotency_key);
+    await waitFor(() => expect(calls.attempts()).toBe(2));
+    const sent = bodies().map((body) => body.idempotency_key);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBe(sent[0]);
   });

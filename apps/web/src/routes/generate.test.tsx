@@ -1,14 +1,29 @@
 import type { User } from '@studioshot/contracts';
-import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
+import { ZIdempotencyKeySchema } from '@studioshot/contracts';
 import { templateById } from '@studioshot/templates';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GENERATION_ID, generationResult, imageId, MODEL_ID } from '../features/generation/testing';
+import { generationResult, imageId, MODEL_ID } from '../features/generation/testing';
 import { NEED_CREDITS_STATE } from '../features/payments/eligibility';
 import { userModel } from '../features/training/testing';
-import { queueTask } from '../lib/realtime-testing';
-import { FakeWebSocket } from '../test/fake-websocket';
-import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { renderApp, stubApi, TEST_USER } from '../test/app-harness';
+import {
+  captureDownloads,
+  expectFailureAlert,
+  expectModelPicker,
+  expectProgressShown,
+  failingOnce,
+  expectFinishedBySameKey,
+  GENERATE_TRAINED as GENERATE,
+  holdCall,
+  pageOpener,
+  outOfCredits,
+  queuedUntilFinished,
+  startGenerating,
+  SECOND_MODEL,
+  SECOND_READY_MODEL,
+  USER_MODELS as MODELS,
+} from '../test/generation-pages';
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -17,10 +32,6 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-type Handlers = Parameters<typeof stubApi>[0];
-const GENERATE = 'POST /api/v1/generation/generate-trained';
-const MODELS = 'GET /api/v1/upload/user-models';
-const SECOND_MODEL = '9b8c7d6e-5f4a-4b3c-8d2e-1f0a9b8c7d6e';
 const READY_MODEL = userModel({
   id: MODEL_ID,
   name: 'Ada Portraits',
@@ -33,36 +44,10 @@ const PREMIUM_ANNUAL: Partial<User> = {
   subscription_interval: 'annual',
 };
 
-interface GenerateBody {
-  model_id: string;
-  style: string;
-  template_id?: string;
-  variant?: number;
-  prompt?: string;
-  num_images: number;
-  trigger_word: string;
-  idempotency_key: string;
-}
-
-function studio(
-  user: Partial<User> = { credits_balance: 10, gender: 'male' },
-  handlers: Handlers = {},
-  entry: Parameters<typeof renderApp>[0] = '/generate',
-) {
-  signIn(user);
-  const profile = { ...TEST_USER, ...user };
-  const fetchMock = stubApi({
-    'GET /api/v1/users/profile': () => [200, profile],
-    [MODELS]: () => [200, { models: [READY_MODEL] }],
-    ...handlers,
-  });
-  const router = renderApp(entry);
-  const calls = (key: string) =>
-    fetchMock.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}` === key);
-  const bodies = () =>
-    calls(GENERATE).map(([, init]) => JSON.parse(String(init?.body)) as GenerateBody);
-  return { router, fetchMock, calls, bodies };
-}
+const studio = pageOpener('/generate', GENERATE, [READY_MODEL], {
+  credits_balance: 10,
+  gender: 'male',
+});
 
 const generateButton = () => screen.findByRole('button', { name: 'Generate AI Headshot' });
 /** The selected template's name, from the details card. */
@@ -83,20 +68,12 @@ describe('/generate: who gets the studio', () => {
 
   it('says it is loading the trained models first', async () => {
     const { fetchMock } = studio();
-    const stubbed = fetchMock.getMockImplementation()!;
-    let answer: ((response: Response) => void) | null = null;
-    fetchMock.mockImplementation((input, init) =>
-      String(input) === '/api/v1/upload/user-models'
-        ? new Promise<Response>((resolve) => {
-            answer = resolve;
-          })
-        : stubbed(input, init),
-    );
+    const call = holdCall(fetchMock, '/api/v1/upload/user-models');
     expect(
       await screen.findByRole('heading', { name: 'Loading your trained models...' }),
     ).toBeTruthy();
-    await waitFor(() => expect(answer).not.toBeNull());
-    answer!(new Response(JSON.stringify({ models: [READY_MODEL] }), { status: 200 }));
+    await waitFor(() => expect(call.held()).toBe(true));
+    call.answer(new Response(JSON.stringify({ models: [READY_MODEL] }), { status: 200 }));
     expect(await generateButton()).toBeTruthy();
   });
 
@@ -135,7 +112,7 @@ describe('/generate: who gets the studio', () => {
   it('several: a picker, preselecting the model the dashboard sent, and that model generates', async () => {
     const models = [
       READY_MODEL,
-      userModel({ id: SECOND_MODEL, name: 'Ada Outdoors', status: 'completed' }),
+      SECOND_READY_MODEL,
       userModel({ id: '11111111-2222-4333-8444-555555555555', status: 'training' }),
     ];
     const { bodies } = studio(
@@ -143,13 +120,7 @@ describe('/generate: who gets the studio', () => {
       { [MODELS]: () => [200, { models }], [GENERATE]: () => [200, generationResult()] },
       { pathname: '/generate', state: { modelId: SECOND_MODEL } },
     );
-    const picker = (await screen.findByLabelText('Trained model')) as HTMLSelectElement;
-    expect(picker.value).toBe(SECOND_MODEL);
-    expect(
-      within(picker)
-        .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['Ada Portraits', 'Ada Outdoors']);
+    await expectModelPicker(SECOND_MODEL);
     fireEvent.click(await generateButton());
     await screen.findByRole('region', { name: 'Your AI Headshots' });
     expect(bodies()[0]!.model_id).toBe(SECOND_MODEL);
@@ -523,12 +494,7 @@ describe('/generate: credits', () => {
   });
 
   it('the server says the balance cannot pay (402): to /pricing with reason credits', async () => {
-    const { router } = studio(undefined, {
-      [GENERATE]: () => [
-        402,
-        { detail: MESSAGES.insufficientCredits, code: 'insufficient_credits' },
-      ],
-    });
+    const { router } = studio(undefined, { [GENERATE]: outOfCredits });
     fireEvent.click(await generateButton());
     await waitFor(() => expect(router.state.location.pathname).toBe('/pricing'));
     expect(router.state.location.state).toEqual(NEED_CREDITS_STATE);
@@ -536,39 +502,13 @@ describe('/generate: credits', () => {
 });
 
 describe('/generate: generating', () => {
-  function captureDownloads() {
-    const clicked: string[] = [];
-    URL.createObjectURL = vi.fn(() => 'blob:headshot');
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      clicked.push(this.download);
-    });
-    return clicked;
-  }
-
   it('live progress over /ws, then four headshots with Download each, then Generate More', async () => {
-    let finished = false;
+    const queued = queuedUntilFinished(GENERATE);
     const { bodies, calls } = studio(undefined, {
-      [GENERATE]: () =>
-        finished
-          ? [200, generationResult()]
-          : [202, generationResult({ status: 'queued', progress: 0 })],
-      [`GET /api/v1/queue/status/${GENERATION_ID}`]: () => [
-        200,
-        queueTask({ id: GENERATION_ID, status: 'queued', progress: 0, message: null }),
-      ],
+      ...queued.handlers,
       [`GET /images/generated/${imageId(1)}?token=t1`]: () => [200, 'jpeg'],
     });
-    const button = await generateButton();
-    const socket = FakeWebSocket.latest();
-    act(() => socket.serverAccept());
-    fireEvent.click(button);
-
-    const bar = await screen.findByRole('progressbar', { name: 'Generation progress' });
-    const busy = screen.getByRole('button', { name: 'Generating...' }) as HTMLButtonElement;
-    expect(busy.disabled).toBe(true);
+    const { socket, bar } = await startGenerating(await generateButton());
     const body = bodies()[0]!;
     expect(body).toMatchObject({
       model_id: MODEL_ID,
@@ -580,28 +520,11 @@ describe('/generate: generating', () => {
     expect(body.prompt).toBeUndefined();
     expect(ZIdempotencyKeySchema.safeParse(body.idempotency_key).success).toBe(true);
 
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, progress: 45, message: 'Rendering headshot 2 of 4' }),
-      }),
-    );
-    await waitFor(() => expect(bar.getAttribute('aria-valuenow')).toBe('45'));
-    expect(screen.getAllByText('Rendering headshot 2 of 4').length).toBeGreaterThan(0);
+    await expectProgressShown(socket, bar, 45, 'Rendering headshot 2 of 4');
     // Enter while it runs starts nothing more.
     press('Enter');
 
-    finished = true;
-    act(() =>
-      socket.serverSend({
-        type: 'task',
-        task: queueTask({ id: GENERATION_ID, status: 'completed', progress: 100 }),
-      }),
-    );
-    const results = await screen.findByRole('region', { name: 'Your AI Headshots' });
-    expect(bodies()).toHaveLength(2);
-    expect(bodies()[1]!.idempotency_key).toBe(body.idempotency_key);
-    expect(screen.queryByRole('progressbar', { name: 'Generation progress' })).toBeNull();
+    const results = await expectFinishedBySameKey(socket, queued, 'Your AI Headshots', bodies);
     const cards = within(results).getAllByRole('article');
     expect(cards).toHaveLength(4);
     expect((within(cards[0]!).getByRole('img') as HTMLImageElement).alt).toBe(
@@ -642,20 +565,9 @@ describe('/generate: generating', () => {
   });
 
   it('a failed generation: the reason, the credit back, and Try Again', async () => {
-    let attempt = 0;
-    studio(undefined, {
-      [GENERATE]: () => {
-        attempt += 1;
-        return attempt === 1
-          ? [502, { detail: 'No face was found in your model.', code: 'generation_failed' }]
-          : [200, generationResult()];
-      },
-    });
+    studio(undefined, { [GENERATE]: failingOnce('No face was found in your model.') });
     fireEvent.click(await generateButton());
-    const alert = await screen.findByRole('alert');
-    expect(within(alert).getByRole('heading', { name: 'Generation failed' })).toBeTruthy();
-    expect(within(alert).getByText('No face was found in your model.')).toBeTruthy();
-    expect(within(alert).getByText('Your credit has been given back.')).toBeTruthy();
+    const alert = await expectFailureAlert('No face was found in your model.');
     fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('region', { name: 'Your AI Headshots' })).toBeTruthy();
   });

@@ -1,18 +1,9 @@
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
-import { PageState } from '../components/PageState';
+import { useNavigate } from 'react-router';
+import { useGenerationModels } from '../features/generation/model-choice';
+import { ModelsLoading } from '../features/generation/ModelStates';
 import { TemplateStudio } from '../features/generation/studio/TemplateStudio';
 import { useProfile } from '../features/payments/hooks';
-import { useUserModels } from '../features/training/hooks';
-
-/** Model data refreshes on focus and every 30 s (api spec 7.5). */
-const MODELS_REFRESH_MS = 30_000;
-
-function preselectedModelId(state: unknown): string | null {
-  if (typeof state !== 'object' || state === null) return null;
-  const id = (state as Record<string, unknown>).modelId;
-  return typeof id === 'string' ? id : null;
-}
 
 /**
  * /generate, the template studio (product spec: Template generation page). Signed-out visitors
@@ -21,13 +12,11 @@ function preselectedModelId(state: unknown): string | null {
  * The profile is read alongside, so the studio opens on the profile's gender.
  */
 export function Component() {
-  const models = useUserModels({ refetchInterval: MODELS_REFRESH_MS });
+  const { models, completed, initialModelId } = useGenerationModels();
   // The Male/Female toggle starts at the profile's gender: wait for the profile (usually cached)
   // rather than flip the carousel when it lands. Without it the stored user decides.
   const profile = useProfile();
-  const location = useLocation();
   const navigate = useNavigate();
-  const completed = models.data?.filter((model) => model.status === 'completed') ?? null;
   const toUpload = (models.isError && !models.data) || completed?.length === 0;
 
   useEffect(() => {
@@ -36,11 +25,11 @@ export function Component() {
 
   if (!completed || completed.length === 0 || profile.isPending) {
     return (
-      <>
-        <title>Generate AI Headshots · Studioshot</title>
-        <PageState title="Loading your trained models..." busy />
-      </>
+      <ModelsLoading
+        title="Loading your trained models..."
+        pageTitle="Generate AI Headshots · Studioshot"
+      />
     );
   }
-  return <TemplateStudio models={completed} initialModelId={preselectedModelId(location.state)} />;
+  return <TemplateStudio models={completed} initialModelId={initialModelId} />;
 }

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { queryClient } from '../../lib/query-client';
-import { PROFILE_QUERY_KEY } from '../payments/hooks';
+import { useSession } from '../auth/session-store';
+import { PROFILE_QUERY_KEY, useProfile } from '../payments/hooks';
 import { fetchStyles, type Style } from './generation-api';
 
 export const STYLES_QUERY_KEY = ['generation', 'styles'] as const;
@@ -31,6 +33,28 @@ export function styleLabel(styleId: string, styles?: readonly Style[]): string {
   const words = styleId.replace(/[_-]+/g, ' ').trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Professional';
 }
+
+/** The style a page starts on. */
+const DEFAULT_STYLE = 'professional';
+
+/** A page's chosen style (the style cards' value) and its name. */
+export function useStyleChoice() {
+  const styles = useStyles();
+  const [styleId, setStyleId] = useState(DEFAULT_STYLE);
+  return { styleId, setStyleId, styleName: styleLabel(styleId, styles.data) };
+}
+
+/**
+ * The signed-in account as a generation page shows it: the profile (read on the page, so the
+ * balance is fresh), the stored user until it arrives; and its credits, 0 while unknown.
+ */
+export function useGenerationAccount() {
+  const { user } = useSession();
+  const profile = useProfile();
+  const account = profile.data ?? user;
+  return { account, credits: account?.credits_balance ?? 0 };
+}
+export type GenerationAccount = ReturnType<typeof useGenerationAccount>['account'];
 
 /**
  * A generation ended (done, or failed and its credit given back): the balance, the total

@@ -1,5 +1,5 @@
 import { cardClass } from '../../components/ui';
-import { customPromptApplies } from '../generation/legacy/custom-prompt';
+import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
 import type { UpgradeProration } from './billing-api';
 import { cycleFigures, monthsFreeText, perPeriod } from './billing-cycle';
 import {

@@ -1,25 +1,23 @@
-import { useCallback, useEffect, useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { AlertIcon } from '../../../components/icons';
-import { Spinner } from '../../../components/PageState';
+import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui';
-import { toast } from '../../../lib/toast';
-import { useSession } from '../../auth/session-store';
 import { NEED_CREDITS_STATE } from '../../payments/eligibility';
-import { useProfile } from '../../payments/hooks';
-import { LowCreditBanner } from '../../payments/LowCreditBanner';
 import type { UserModel } from '../../training/training-api';
-import { generateTrained, type GeneratedImage } from '../generation-api';
-import { isBusy, type GenerationState } from '../generation-machine';
-import { GenerationProgress } from '../GenerationProgress';
-import { HeadshotGrid } from '../HeadshotGrid';
-import { refreshAfterGeneration } from '../hooks';
-import { useImageDownloads } from '../use-downloads';
-import { useGeneration } from '../use-generation';
+import { GenerateButton } from '../GenerateButton';
+import { generateTrained } from '../generation-api';
+import { GenerationHeader } from '../GenerationHeader';
+import { GalleryNote, GenerationResults } from '../GenerationResults';
+import { GenerationStatus } from '../GenerationStatus';
+import { useGenerationAccount } from '../hooks';
+import { useModelChoice } from '../model-choice';
+import { ModelSelect } from '../ModelSelect';
+import { PromptField } from '../PromptField';
+import { usePageGeneration } from '../use-page-generation';
+import { revealHeading } from '../use-reveal';
 import { DebugPromptPanel } from './DebugPromptPanel';
 import { useServerDebug } from './server-debug';
 import {
-  canEditCustomPrompt,
   CATEGORY_CHIPS,
   customPromptToSend,
   generateBlocker,
@@ -32,16 +30,17 @@ import { TemplateCarousel } from './TemplateCarousel';
 import { useStudioKeys } from './use-studio-keys';
 import { useTemplateStudio } from './use-template-studio';
 import { VariantPicker } from './VariantPicker';
-import { useGenerationExpectation } from '../../queue/use-durations';
-
-/** The results' heading, focused when the images arrive. */
-const RESULTS_HEADING_ID = 'results-title';
-const CUSTOM_PROMPT_MAX = 1000;
 
 /** What a generation was made from, kept for its results while the carousel moves on. */
 interface Made {
   templateName: string;
   variantName: string;
+}
+
+/** How the results name what they were made from: 'Template (Variant)'. */
+function madeFrom(made: Made | null): string {
+  if (!made) return 'your template';
+  return made.variantName ? `${made.templateName} (${made.variantName})` : made.templateName;
 }
 
 /**
@@ -60,64 +59,53 @@ export function TemplateStudio({
   /** Math.random unless a test says otherwise (the random variant). */
   random?: () => number;
 }) {
-  const { user } = useSession();
-  const profile = useProfile();
-  const account = profile.data ?? user;
-  const credits = account?.credits_balance;
+  const { account, credits } = useGenerationAccount();
   const serverDebug = useServerDebug();
   const navigate = useNavigate();
 
-  const [modelId, setModelId] = useState(() =>
-    models.some((m) => m.id === initialModelId) ? initialModelId! : (models[0]?.id ?? ''),
-  );
-  const model = models.find((m) => m.id === modelId) ?? models[0] ?? null;
+  const choice = useModelChoice(models, initialModelId);
+  const { model } = choice;
 
   const studio = useTemplateStudio({ initialGender: genderOfProfile(account?.gender), random });
   const { template, variant, customPrompt } = studio;
-  const customAllowed = canEditCustomPrompt(account);
+  const customAllowed = customPromptApplies(account);
   const debug = showsDebugPanel(account, serverDebug);
-  const blocker = generateBlocker(template, model?.id);
+  const blocker = generateBlocker(template, model.id);
 
-  const [bannerDismissed, setBannerDismissed] = useState(false);
   const [made, setMade] = useState<Made | null>(null);
   const carouselHeadingId = useId();
   const blockerId = useId();
-  const promptHintId = useId();
 
-  const expectation = useGenerationExpectation();
-  const generation = useGeneration(
+  const generation = usePageGeneration(
     (key) =>
       generateTrained(
         {
-          modelId: model?.id ?? '',
+          modelId: model.id,
           style: template?.category ?? 'professional',
           templateId: template?.id,
           variant,
           prompt: customPromptToSend(customPrompt, customAllowed),
-          triggerWord: model?.trigger_word ?? 'person',
+          triggerWord: model.trigger_word,
         },
         key,
       ),
-    useCallback(
-      (outcome: GenerationState) => {
-        refreshAfterGeneration();
-        if (outcome.phase === 'done') toast.success('Your AI headshots are ready!');
+    {
+      readyMessage: 'Your AI headshots are ready!',
+      onSettled: (outcome) => {
         // The server says the balance cannot pay: Generate eligibility's way to more credits.
         if (outcome.phase === 'failed' && outcome.failure.kind === 'credits') {
           void navigate('/pricing', { state: NEED_CREDITS_STATE });
         }
       },
-      [navigate],
-    ),
+    },
   );
-  const { state } = generation;
-  const busy = isBusy(state);
-  const { saving, save } = useImageDownloads();
+  const { state, busy, done } = generation;
+  const creditsRefused = state.phase === 'failed' && state.failure.kind === 'credits';
 
   const generate = () => {
     if (busy || blocker || !template) return;
     // Generate eligibility: no credits (or none known) goes to /pricing with reason 'credits'.
-    if (credits === undefined || credits === null || credits <= 0) {
+    if (credits <= 0) {
       void navigate('/pricing', { state: NEED_CREDITS_STATE });
       return;
     }
@@ -137,66 +125,34 @@ export function TemplateStudio({
   const generateMore = () => {
     generation.reset();
     setMade(null);
-    const heading = document.getElementById(carouselHeadingId);
-    heading?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
-    heading?.focus({ preventScroll: true });
+    revealHeading(carouselHeadingId);
   };
 
-  const done = state.phase === 'done' ? state.result : null;
-  // The images arrive below the studio: bring them into view, and focus there for screen readers.
-  const resultsId = done?.id ?? null;
-  useEffect(() => {
-    if (!resultsId) return;
-    const heading = document.getElementById(RESULTS_HEADING_ID);
-    heading?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
-    heading?.focus({ preventScroll: true });
-  }, [resultsId]);
-
   const categoryLabel = CATEGORY_CHIPS.find((c) => c.id === template?.category)?.label;
-  const prompt =
-    template && model
-      ? studioPrompt({
-          template,
-          variant,
-          customPrompt,
-          customAllowed,
-          triggerWord: model.trigger_word,
-        })
-      : '';
-  const balance = credits ?? 0;
+  const prompt = template
+    ? studioPrompt({
+        template,
+        variant,
+        customPrompt,
+        customAllowed,
+        triggerWord: model.trigger_word,
+      })
+    : '';
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
       <title>Generate AI Headshots · Studioshot</title>
-      <div className="flex flex-col gap-5 md:flex-row md:items-end md:justify-between">
-        <div className="min-w-0">
-          <p className="text-sm font-semibold tracking-[0.18em] text-accent-700 uppercase">
-            Template studio
-          </p>
-          <h1 className="mt-2 font-display text-3xl font-semibold tracking-tight text-stone-950 sm:text-4xl">
-            Generate AI Headshots
-          </h1>
-          <p className="mt-2 max-w-2xl text-stone-600">
-            Pick one of our 60 studio templates and its look. Each generation uses 1 credit and
-            gives you 4 headshots of you, 1024x1024.
-          </p>
-        </div>
-        <p
-          aria-live="polite"
-          className="self-start rounded-full border border-stone-200 bg-white px-4 py-2 text-sm font-medium text-stone-800 shadow-sm md:self-auto"
-        >
-          <span className="font-semibold text-stone-950 tabular-nums">{balance}</span>{' '}
-          {balance === 1 ? 'credit' : 'credits'}
-        </p>
-      </div>
-
-      {!bannerDismissed && account && (
-        <LowCreditBanner
-          credits={credits}
-          onDismiss={() => setBannerDismissed(true)}
-          className="mt-6"
-        />
-      )}
+      {/* Low credits are the banner's to offer (Generate eligibility sends 0 to /pricing). */}
+      <GenerationHeader
+        eyebrow="Template studio"
+        title="Generate AI Headshots"
+        account={account}
+        offerCredits={false}
+        lowCreditBanner
+      >
+        Pick one of our 60 studio templates and its look. Each generation uses 1 credit and gives
+        you 4 headshots of you, 1024x1024.
+      </GenerationHeader>
 
       <div className="mt-8 flex flex-col gap-5 lg:flex-row lg:items-end lg:justify-between">
         <StudioFilters
@@ -206,25 +162,12 @@ export function TemplateStudio({
           onGender={studio.setGender}
           onCategory={studio.setCategory}
         />
-        {models.length > 1 && model && (
-          <div className="w-full sm:max-w-xs lg:w-80 lg:shrink-0">
-            <label htmlFor="studio-model" className={labelClass}>
-              Trained model
-            </label>
-            <select
-              id="studio-model"
-              value={model.id}
-              onChange={(event) => setModelId(event.target.value)}
-              disabled={busy}
-              className={`${inputClass} mt-2`}
-            >
-              {models.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name || `Model ${m.id.slice(0, 8)}`}
-                </option>
-              ))}
-            </select>
-          </div>
+        {models.length > 1 && (
+          <ModelSelect
+            choice={choice}
+            disabled={busy}
+            className="w-full sm:max-w-xs lg:w-80 lg:shrink-0"
+          />
         )}
       </div>
 
@@ -280,34 +223,33 @@ export function TemplateStudio({
                 <label htmlFor="custom-prompt" className={labelClass}>
                   Premium: Custom Prompt
                 </label>
-                <textarea
+                <PromptField
                   id="custom-prompt"
                   value={customPrompt}
-                  onChange={(event) => studio.setCustomPrompt(event.target.value)}
+                  onChange={studio.setCustomPrompt}
                   disabled={busy}
                   rows={4}
-                  maxLength={CUSTOM_PROMPT_MAX}
-                  aria-describedby={promptHintId}
                   placeholder="Describe the shot, or leave empty for the template's prompt"
                   className={`${inputClass} mt-2 text-sm`}
+                  hint={
+                    <>
+                      Used instead of the template's prompt; "person" stands for you. Choosing
+                      another template clears it.
+                    </>
+                  }
+                  hintClassName="mt-1.5"
                 />
-                <p id={promptHintId} className="mt-1.5 text-xs text-stone-600">
-                  Used instead of the template's prompt; "person" stands for you. Choosing another
-                  template clears it.
-                </p>
               </div>
             )}
 
-            <button
+            <GenerateButton
+              label="Generate AI Headshot"
+              busy={busy}
+              blockedBy={blocker ? blockerId : null}
               type="button"
               onClick={generate}
-              disabled={busy || blocker !== null}
-              aria-describedby={blocker ? blockerId : undefined}
-              className={`${buttonClass('primary', 'lg')} mt-6 w-full`}
-            >
-              {busy && <Spinner className="size-4" />}
-              {busy ? 'Generating...' : 'Generate AI Headshot'}
-            </button>
+              className="mt-6 w-full"
+            />
             {blocker ? (
               <p id={blockerId} role="alert" className="mt-3 text-sm text-red-700">
                 {blocker}
@@ -319,7 +261,7 @@ export function TemplateStudio({
             )}
           </section>
 
-          {debug && template && model && (
+          {debug && template && (
             <DebugPromptPanel
               template={template}
               variant={variant}
@@ -331,96 +273,29 @@ export function TemplateStudio({
             />
           )}
 
-          {busy && (
-            <GenerationProgress
-              state={state}
-              title="Generating your headshots"
-              expectation={expectation}
-            />
-          )}
-          {state.phase === 'failed' && state.failure.kind !== 'credits' && (
-            <FailurePanel
-              message={state.failure.message}
-              refunded={state.failure.kind === 'failed'}
-              onRetry={generate}
-            />
-          )}
+          {/* A refused balance goes to /pricing instead (Generate eligibility). */}
+          {!creditsRefused && <GenerationStatus state={state} onRetry={generate} />}
         </aside>
       </div>
 
       {done && (
-        <div className="mt-12">
-          <HeadshotGrid
-            images={done.images}
-            heading="Your AI Headshots"
-            headingId={RESULTS_HEADING_ID}
-            description={
-              <>
-                {done.images.length} headshots from {made?.templateName ?? 'your template'}
-                {made?.variantName ? ` (${made.variantName})` : ''}, 1024x1024
-                {done.generation_time !== null && `, ready in ${done.generation_time} seconds`}.
-                Best likeness first.
-              </>
-            }
-            styleLabel={made?.templateName ?? 'Template'}
-            saveLabel="Download"
-            saving={saving}
-            onSave={(image: GeneratedImage) => void save(image)}
-          />
+        <GenerationResults
+          result={done}
+          heading="Your AI Headshots"
+          styleLabel={made?.templateName ?? 'Template'}
+          source={madeFrom(made)}
+          saveLabel="Download"
+          saveAll={false}
+          className="mt-12"
+        >
           <div className="mt-6 flex flex-wrap items-center gap-4">
             <button type="button" onClick={generateMore} className={buttonClass('primary')}>
               Generate More
             </button>
-            <p className="text-sm text-stone-600">
-              Every headshot is kept in{' '}
-              <Link
-                to="/gallery"
-                className="font-medium text-accent-700 underline underline-offset-4"
-              >
-                My Headshots
-              </Link>
-              .
-            </p>
+            <GalleryNote />
           </div>
-        </div>
+        </GenerationResults>
       )}
-    </section>
-  );
-}
-
-function FailurePanel({
-  message,
-  refunded,
-  onRetry,
-}: {
-  message: string;
-  refunded: boolean;
-  onRetry: () => void;
-}) {
-  return (
-    <section
-      role="alert"
-      aria-labelledby="generation-failed-title"
-      className="rounded-2xl border border-red-200 bg-red-50 p-6"
-    >
-      <div className="flex items-start gap-3">
-        <AlertIcon className="mt-1 size-5 shrink-0 text-red-700" />
-        <div className="min-w-0">
-          <h2
-            id="generation-failed-title"
-            className="font-display text-xl font-semibold text-red-900"
-          >
-            Generation failed
-          </h2>
-          <p className="mt-1 text-sm break-words text-red-800">{message}</p>
-          {refunded && !/given back|refunded/i.test(message) && (
-            <p className="mt-1 text-sm text-red-800">Your credit has been given back.</p>
-          )}
-        </div>
-      </div>
-      <button type="button" onClick={onRetry} className={`${buttonClass('primary', 'sm')} mt-4`}>
-        Try Again
-      </button>
     </section>
   );
 }

@@ -1,7 +1,6 @@
 import { templateById, TEMPLATES } from '@studioshot/templates';
 import { describe, expect, it } from 'vitest';
 import {
-  canEditCustomPrompt,
   CATEGORY_CHIPS,
   carouselOffset,
   createMoveLock,
@@ -194,21 +193,7 @@ describe('the selection', () => {
   });
 });
 
-describe('custom prompt, debug panel and prompt building', () => {
-  it('the custom prompt is for premium annual plans and debug accounts', () => {
-    expect(canEditCustomPrompt({ plan_type: 'premium', subscription_interval: 'annual' })).toBe(
-      true,
-    );
-    expect(canEditCustomPrompt({ plan_type: 'premium', subscription_interval: 'monthly' })).toBe(
-      false,
-    );
-    expect(
-      canEditCustomPrompt({ plan_type: 'professional', subscription_interval: 'annual' }),
-    ).toBe(false);
-    expect(canEditCustomPrompt({ plan_type: 'free', is_debug: true })).toBe(true);
-    expect(canEditCustomPrompt(null)).toBe(false);
-  });
-
+describe('debug panel and prompt building', () => {
   it('the debug panel: the account flag or the server setting, never an e-mail', () => {
     expect(showsDebugPanel({ is_debug: true }, false)).toBe(true);
     expect(showsDebugPanel({ is_debug: false }, true)).toBe(true);

@@ -11,8 +11,9 @@ import {
 /**
  * The template studio of /generate (product spec: Template generation page) as pure functions:
  * the filters, the wrap-around carousel, the 300 ms lock between moves, the random variant of a
- * newly selected template, who may write a custom prompt and see the debug panel, and the prompt
- * the server will build. The hook in use-template-studio.ts and the components drive them.
+ * newly selected template, who sees the debug panel, and the prompt the server will build (who
+ * may write a custom prompt is the contracts' customPromptApplies, shared with the server). The
+ * hook in use-template-studio.ts and the components drive them.
  */
 
 /** The spec's carousel lock: a move within this long of the last one is ignored. */
@@ -195,30 +196,12 @@ export function studioReducer(state: StudioSelection, event: StudioEvent): Studi
   }
 }
 
-interface Account {
-  plan_type?: string | null;
-  subscription_interval?: string | null;
-  is_debug?: boolean | null;
-}
-
-/**
- * The 'Premium: Custom Prompt' box: premium plan with the annual interval, or a debug account
- * (spec: validation, prompt building). The server applies a custom prompt for exactly these.
- */
-export function canEditCustomPrompt(account: Account | null | undefined): boolean {
-  if (!account) return false;
-  return (
-    account.is_debug === true ||
-    (account.plan_type === 'premium' && account.subscription_interval === 'annual')
-  );
-}
-
 /**
  * The debug prompt panel: an account with the debug flag, or the server's debug setting on
  * (DESIGN.md section 3). No account is special-cased by its e-mail.
  */
 export function showsDebugPanel(
-  account: Account | null | undefined,
+  account: { is_debug?: boolean | null } | null | undefined,
   serverDebug: boolean,
 ): boolean {
   return serverDebug || account?.is_debug === true;

@@ -1,8 +1,8 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { Link } from 'react-router';
-import { AlertIcon } from '../../../components/icons';
-import { buttonClass } from '../../../components/ui';
-import type { GenerationState } from '../generation-machine';
+import { AlertIcon } from '../../components/icons';
+import { buttonClass } from '../../components/ui';
+import type { GenerationState } from './generation-machine';
 
 /** The server's 409 for a user with neither a model nor a checked photo to generate from. */
 export function needsPhotos(state: Extract<GenerationState, { phase: 'failed' }>): boolean {
@@ -11,18 +11,22 @@ export function needsPhotos(state: Extract<GenerationState, { phase: 'failed' }>
 
 /**
  * A generation that did not work, and the way on: Buy Credits (402), Upload Photos (nothing to
- * generate from), else Try Again (the same key when the last call got no answer).
+ * generate from, where `offerUpload`), else Try Again (the same key when the last call got no
+ * answer).
  */
 export function GenerationFailure({
   state,
   onRetry,
+  offerUpload = false,
 }: {
   state: Extract<GenerationState, { phase: 'failed' }>;
   onRetry: () => void;
+  /** The page can generate without a model, so a 409 means there are no photos to use yet. */
+  offerUpload?: boolean;
 }) {
   const { failure } = state;
   const credits = failure.kind === 'credits';
-  const photos = needsPhotos(state);
+  const photos = offerUpload && needsPhotos(state);
   const title = credits
     ? 'Out of credits'
     : photos

@@ -1,6 +1,7 @@
-import { Spinner } from '../../../components/PageState';
-import { labelClass } from '../../../components/ui';
-import type { Style } from '../generation-api';
+import { Spinner } from '../../components/PageState';
+import { labelClass } from '../../components/ui';
+import { ChoiceCard } from './ChoiceCard';
+import { useStyles } from './hooks';
 
 /** How many of a style's use cases its card lists (product spec: the first 2). */
 export const USE_CASES_SHOWN = 2;
@@ -10,24 +11,20 @@ export const USE_CASES_SHOWN = 2;
  * first 2 use cases. Loading and failure say so in place, with a Retry.
  */
 export function StyleCards({
-  styles,
-  loading,
-  failed,
-  onRetry,
   value,
   onChange,
   disabled = false,
   legend = 'Style',
 }: {
-  styles: readonly Style[];
-  loading: boolean;
-  failed: boolean;
-  onRetry: () => void;
   value: string;
   onChange: (styleId: string) => void;
   disabled?: boolean;
   legend?: string;
 }) {
+  const query = useStyles();
+  const styles = query.data ?? [];
+  const failed = query.isError;
+  const loading = query.isPending;
   return (
     <fieldset disabled={disabled}>
       <legend className={labelClass}>{legend}</legend>
@@ -36,7 +33,7 @@ export function StyleCards({
           Could not load the styles.{' '}
           <button
             type="button"
-            onClick={onRetry}
+            onClick={() => void query.refetch()}
             className="font-medium underline underline-offset-4"
           >
             Retry
@@ -66,18 +63,15 @@ export function StyleCards({
       )}
       <div className="mt-3 grid gap-3 empty:hidden sm:grid-cols-3">
         {styles.map((style) => (
-          <label
+          <ChoiceCard
             key={style.id}
-            className="relative flex cursor-pointer flex-col rounded-2xl border border-stone-200 bg-white p-4 shadow-sm transition-colors hover:border-stone-300 has-[:checked]:border-accent-500 has-[:checked]:bg-accent-50 has-[:checked]:ring-1 has-[:checked]:ring-accent-300 has-[:disabled]:cursor-not-allowed has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-accent-600"
+            name="style"
+            value={style.id}
+            checked={value === style.id}
+            onChoose={onChange}
+            className="relative flex flex-col"
+            inputClassName="sr-only"
           >
-            <input
-              type="radio"
-              name="style"
-              value={style.id}
-              checked={value === style.id}
-              onChange={() => onChange(style.id)}
-              className="sr-only"
-            />
             <span className="font-medium text-stone-950">{style.name}</span>
             <span className="mt-1 text-sm text-stone-600">{style.description}</span>
             <span className="mt-auto flex flex-wrap gap-1.5 pt-3">
@@ -90,7 +84,7 @@ export function StyleCards({
                 </span>
               ))}
             </span>
-          </label>
+          </ChoiceCard>
         ))}
       </div>
     </fieldset>

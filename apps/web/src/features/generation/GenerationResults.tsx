@@ -1,0 +1,70 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { GeneratedImage, GenerationResult } from './generation-api';
+import { HeadshotGrid } from './HeadshotGrid';
+import { useImageDownloads } from './use-downloads';
+
+/** The results' heading, revealed (scrolled to and focused) when the images arrive. */
+export const RESULTS_HEADING_ID = 'results-title';
+
+/**
+ * A finished generation's headshots on a generation page, best likeness first, each with its own
+ * Save (and Save All unless `saveAll` is false); `children` go under them.
+ */
+export function GenerationResults({
+  result,
+  heading,
+  styleLabel,
+  source,
+  saveLabel,
+  saveAll = true,
+  className,
+  children,
+}: {
+  result: GenerationResult;
+  heading: string;
+  styleLabel: string;
+  /** What the set was made from, when the page names it ('4 headshots from ...'). */
+  source?: string;
+  saveLabel?: string;
+  saveAll?: boolean;
+  className?: string;
+  children?: ReactNode;
+}) {
+  const downloads = useImageDownloads();
+  return (
+    <div className={className}>
+      <HeadshotGrid
+        images={result.images}
+        heading={heading}
+        headingId={RESULTS_HEADING_ID}
+        description={
+          <>
+            {result.images.length} headshots{source && ` from ${source}`}, 1024x1024
+            {result.generation_time !== null && `, ready in ${result.generation_time} seconds`}.
+            Best likeness first.
+          </>
+        }
+        styleLabel={styleLabel}
+        saveLabel={saveLabel}
+        saving={downloads.saving}
+        onSave={(image: GeneratedImage) => void downloads.save(image)}
+        onSaveAll={saveAll ? () => void downloads.saveAll(result.images) : undefined}
+      />
+      {children}
+    </div>
+  );
+}
+
+/** Where every generated headshot is kept. */
+export function GalleryNote({ className = '' }: { className?: string }) {
+  return (
+    <p className={`${className} text-sm text-stone-600`}>
+      Every headshot is kept in{' '}
+      <Link to="/gallery" className="font-medium text-accent-700 underline underline-offset-4">
+        My Headshots
+      </Link>
+      .
+    </p>
+  );
+}
