@@ -25,6 +25,16 @@ const url = (path: string) => `${app.baseUrl}${path}`;
 const path = () => new URL(page.url()).pathname;
 
 describe('accounts in the browser', () => {
+  it("serves React's production build, whatever NODE_ENV the build ran under", async () => {
+    const html = await (await fetch(url('/'))).text();
+    const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const js = await (await fetch(url(entry!))).text();
+    expect(js).toContain('react.dev/errors/');
+    // A sentence only React's development build carries (its production build has error codes).
+    expect(js).not.toContain('This error is likely caused by a bug in React');
+  });
+
   it('shows the signed-out landing page with the build label and version', async () => {
     await page.goto(url('/'));
     await page.getByRole('button', { name: 'Start Creating' }).first().waitFor();
