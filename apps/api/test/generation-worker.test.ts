@@ -1,9 +1,7 @@
 import { MESSAGES, MIN_PHOTOS, ZGenerationResultSchema } from '@studioshot/contracts';
-import { photoKeys } from '@studioshot/storage';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,16 +9,13 @@ import { loadWorkerEnv } from '../../worker/src/env.js';
 import { startWorker, type RunningWorker } from '../../worker/src/worker-app.js';
 import { balance, creditUser, generate, waitFor } from './generation-helpers.js';
 import { bearer, createTestApp, type TestApp } from './helpers.js';
+import { storedPhotoSession } from './training-helpers.js';
 
 /**
  * One generation end to end: the API accepts it and waits, a real worker (the worker app, in this
  * process, with the real studio engine) trains the model and renders the images, and the API
  * answers them and serves them.
  */
-const FIXTURES = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../worker/test/fixtures',
-);
 const FIXTURE_PHOTOS = [
   'astronaut.jpg',
   'astronaut-mirror.jpg',
@@ -64,48 +59,6 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** A completed upload session of one person's checked photos, stored where training reads them. */
-async function photoSession(userId: string): Promise<string> {
-  const session = await t.c.db
-    .insertInto('upload_sessions')
-    .values({
-      user_id: userId,
-      session_type: 'training',
-      expected_files: PHOTOS.length,
-      status: 'completed',
-      completed_at: new Date(),
-      expires_at: new Date(Date.now() + 3600_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const file of PHOTOS) {
-    const id = crypto.randomUUID();
-    const keys = photoKeys(userId, session.id, id);
-    for (const key of [keys.original, keys.optimized, keys.thumbnail])
-      await t.c.storage.putFile(key, path.join(FIXTURES, file));
-    await t.c.db
-      .insertInto('photos')
-      .values({
-        id,
-        session_id: session.id,
-        user_id: userId,
-        original_filename: file,
-        original_key: keys.original,
-        optimized_key: keys.optimized,
-        thumbnail_key: keys.thumbnail,
-        mime_type: 'image/jpeg',
-        width: 1024,
-        height: 1024,
-        size_bytes: 1,
-        content_hash: id,
-        check_status: 'done',
-        usable: true,
-      })
-      .execute();
-  }
-  return session.id;
-}
-
 describe('generation with a real worker', () => {
   it('trains a model, then generate-trained waits for four 1024 px headshots and serves them', async () => {
     const user = await creditUser(t, 1);
@@ -117,7 +70,7 @@ describe('generation with a real worker', () => {
     const started = await t.request
       .post('/api/v1/training/start')
       .set(bearer(user.token))
-      .send({ model_name: 'Me', session_id: await photoSession(user.id) });
+      .send({ model_name: 'Me', session_id: await storedPhotoSession(t, user.id, PHOTOS) });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const modelId = (started.body as { model_id: string }).model_id;
     const trained = await waitFor(

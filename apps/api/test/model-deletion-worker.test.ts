@@ -7,11 +7,9 @@ import {
   ZModelDeletionSchema,
   type StartTrainingResponse,
 } from '@studioshot/contracts';
-import { photoKeys } from '@studioshot/storage';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadWorkerEnv } from '../../worker/src/env.js';
 import { startWorker, type RunningWorker } from '../../worker/src/worker-app.js';
@@ -19,13 +17,14 @@ import { engineStartFor, LogCapture } from '../../worker/test/support/log-captur
 import { databaseMentions, everyStoredKey, redisMentions } from './deletion-helpers.js';
 import { waitFor } from './generation-helpers.js';
 import { bearer, createTestApp, type TestApp } from './helpers.js';
-import { trainingUser } from './training-helpers.js';
+import { storedPhotoSession, trainingUser } from './training-helpers.js';
 
-const FIXTURES = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../worker/test/fixtures',
-);
 const FIXTURE_PHOTOS = ['astronaut.jpg', 'astronaut-mirror.jpg', 'astronaut-warm.jpg'];
+/** A training needs MIN_PHOTOS usable photos: the fixtures, over again. */
+const PHOTOS = Array.from(
+  { length: MIN_PHOTOS },
+  (_, index) => FIXTURE_PHOTOS[index % FIXTURE_PHOTOS.length]!,
+);
 
 let t: TestApp;
 let worker: RunningWorker;
@@ -60,49 +59,6 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** A completed upload session of one person's checked photos, stored where training reads them. */
-async function photoSession(userId: string): Promise<string> {
-  const session = await t.c.db
-    .insertInto('upload_sessions')
-    .values({
-      user_id: userId,
-      session_type: 'training',
-      expected_files: MIN_PHOTOS,
-      status: 'completed',
-      completed_at: new Date(),
-      expires_at: new Date(Date.now() + 3600_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (let i = 0; i < MIN_PHOTOS; i++) {
-    const file = FIXTURE_PHOTOS[i % FIXTURE_PHOTOS.length]!;
-    const id = crypto.randomUUID();
-    const keys = photoKeys(userId, session.id, id);
-    for (const key of [keys.original, keys.optimized, keys.thumbnail])
-      await t.c.storage.putFile(key, path.join(FIXTURES, file));
-    await t.c.db
-      .insertInto('photos')
-      .values({
-        id,
-        session_id: session.id,
-        user_id: userId,
-        original_filename: file,
-        original_key: keys.original,
-        optimized_key: keys.optimized,
-        thumbnail_key: keys.thumbnail,
-        mime_type: 'image/jpeg',
-        width: 1024,
-        height: 1024,
-        size_bytes: 1,
-        content_hash: id,
-        check_status: 'done',
-        usable: true,
-      })
-      .execute();
-  }
-  return session.id;
-}
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -117,7 +73,10 @@ it('stops the running training on its worker first, then deletes everything of t
   const started = await t.request
     .post('/api/v1/training/start')
     .set(bearer(user.token))
-    .send({ model_name: 'Deleted while training', session_id: await photoSession(user.id) });
+    .send({
+      model_name: 'Deleted while training',
+      session_id: await storedPhotoSession(t, user.id, PHOTOS),
+    });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   const modelId = (started.body as StartTrainingResponse).id;
   // The engine has the training: the work is really running.

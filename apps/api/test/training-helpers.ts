@@ -4,7 +4,10 @@ import { taskQueueName, type StartTrainingResponse } from '@studioshot/contracts
 export const TRAINING_QUEUE = taskQueueName('training', 'studio');
 import type { PlanType } from '@studioshot/pricing';
 import { Queue } from 'bullmq';
+import { photoKeys } from '@studioshot/storage';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { bearer, registerUser, type TestApp } from './helpers.js';
 
@@ -70,6 +73,62 @@ export async function completedSession(
     };
   });
   if (photos.length) await t.c.db.insertInto('photos').values(photos).execute();
+  return session.id;
+}
+
+/** The worker's test photos: one person, a few shots. */
+export const WORKER_FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../worker/test/fixtures',
+);
+
+/**
+ * A completed upload session of one person's checked photos, one per name in `files` (from
+ * WORKER_FIXTURES), each stored under its original, optimized and thumbnail keys where training
+ * reads them: for tests that run a real training.
+ */
+export async function storedPhotoSession(
+  t: TestApp,
+  userId: string,
+  files: readonly string[],
+): Promise<string> {
+  const session = await t.c.db
+    .insertInto('upload_sessions')
+    .values({
+      user_id: userId,
+      session_type: 'training',
+      expected_files: files.length,
+      status: 'completed',
+      completed_at: new Date(),
+      expires_at: new Date(Date.now() + 3600_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const file of files) {
+    const id = randomUUID();
+    const keys = photoKeys(userId, session.id, id);
+    for (const key of [keys.original, keys.optimized, keys.thumbnail])
+      await t.c.storage.putFile(key, path.join(WORKER_FIXTURES, file));
+    await t.c.db
+      .insertInto('photos')
+      .values({
+        id,
+        session_id: session.id,
+        user_id: userId,
+        original_filename: file,
+        original_key: keys.original,
+        optimized_key: keys.optimized,
+        thumbnail_key: keys.thumbnail,
+        mime_type: 'image/jpeg',
+        width: 1024,
+        height: 1024,
+        size_bytes: 1,
+        content_hash: id,
+        check_status: 'done',
+        usable: true,
+      })
+      .execute();
+  }
   return session.id;
 }
 

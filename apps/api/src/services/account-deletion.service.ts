@@ -14,6 +14,7 @@ import type { RedisTracesRepository } from '../repositories/redis-traces.reposit
 import type { RefreshGraceRepository } from '../repositories/refresh-grace.repository.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import { checkCallerPassword } from './caller-password.js';
 import type { PasswordHasher } from './passwords.js';
 import { accountKey, type AuthRateLimits } from './rate-limits.js';
 import { runSteps, type DeletionStep } from './deletion-steps.js';
@@ -135,16 +136,11 @@ export class AccountDeletionService {
 
   /** DELETE /api/v1/users/me: checks the password, stops every sign-in, queues the deletion. */
   async request(caller: Caller, password: string): Promise<AccountDeletion> {
-    const { users, passwords, deletions, revocations, jobs, limits } = this.deps;
+    const { users, deletions, revocations, jobs } = this.deps;
     const userId = caller.userId;
     const user = await users.findById(userId);
     if (!user || user.deleted_at) throw new AppError('unauthorized', MESSAGES.authRequired);
-    // Limited like sign-in attempts from a known device: a stolen access token must not be
-    // enough to guess the password, and with it delete the account.
-    const attempt = await limits.login(user.email, caller.ip, `session-${caller.sessionId}`);
-    if (!(await passwords.verify(password, user.password_hash)))
-      throw new AppError('forbidden', MESSAGES.deletePasswordWrong);
-    await attempt.succeeded();
+    await checkCallerPassword(this.deps, caller, user, password, MESSAGES.deletePasswordWrong);
     const deletionId = await deletions.markAccountDeleting(userId);
     if (!deletionId) throw new AppError('unauthorized', MESSAGES.authRequired);
     // Queued before anything else can fail: its first step revokes the sessions again.

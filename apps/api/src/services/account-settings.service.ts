@@ -9,6 +9,7 @@ import { AppError, unauthorized } from '../errors.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { TokensRepository } from '../repositories/tokens.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import { checkCallerPassword } from './caller-password.js';
 import type { PasswordHasher } from './passwords.js';
 import type { Caller } from '../middleware/auth.js';
 import type { AuthRateLimits } from './rate-limits.js';
@@ -88,13 +89,16 @@ export class AccountSettingsService {
    * sign-in; this one stays.
    */
   async changePassword(caller: Caller, input: ChangePasswordRequest): Promise<SignOutResponse> {
-    const { users, passwords, limits, tokens, revocations } = this.deps;
+    const { users, passwords, tokens, revocations } = this.deps;
     const user = await users.findById(caller.userId);
     if (!user) throw unauthorized();
-    const attempt = await limits.login(user.email, caller.ip, `session-${caller.sessionId}`);
-    if (!(await passwords.verify(input.current_password, user.password_hash)))
-      throw new AppError('forbidden', MESSAGES.currentPasswordWrong);
-    await attempt.succeeded();
+    await checkCallerPassword(
+      this.deps,
+      caller,
+      user,
+      input.current_password,
+      MESSAGES.currentPasswordWrong,
+    );
     await tokens.setPassword(user.id, await passwords.hash(input.new_password));
     const ended = await tokens.revokeAllForUser(user.id, 'password changed', caller.sessionId);
     await revocations.revoke(ended);
