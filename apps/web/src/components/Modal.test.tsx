@@ -60,4 +60,19 @@ describe('Modal focus', () => {
     fireEvent(screen.getByRole('dialog', { hidden: true }), new Event('close'));
     expect(screen.getByText('Pay here')).toBeTruthy();
   });
+
+  it('closes on Escape at once, through the page, so the opener can open it again straight away', async () => {
+    render(<Page />);
+    const opener = screen.getByRole('button', { name: 'Purchase' });
+    fireEvent.click(opener);
+    await screen.findByText('Pay here');
+    // Escape: the browser's 'cancel', with no 'close' yet (Chromium sends it a frame later).
+    fireEvent(
+      screen.getByRole('dialog', { hidden: true }),
+      new Event('cancel', { cancelable: true }),
+    );
+    expect(screen.queryByText('Pay here')).toBeNull();
+    fireEvent.click(opener);
+    await screen.findByText('Pay here');
+  });
 });

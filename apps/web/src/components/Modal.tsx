@@ -81,8 +81,15 @@ export function Modal({
     <dialog
       ref={dialogRef}
       aria-labelledby={titleId}
-      // Chromium fires 'close' at the next animation frame, so the event of a dialog closed by
-      // the page can arrive after the page has opened it again: that stale event is ignored.
+      // Escape is the page's to decide, at once: Chromium fires 'close' only at the next
+      // animation frame, and a key pressed before then (Enter on the opener) would meet a page
+      // that still thinks the dialog is open.
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      // For the same reason the 'close' of a dialog the page closed can arrive after the page
+      // has opened it again: that stale event is ignored.
       onClose={() => {
         if (!dialogRef.current?.open) onClose();
       }}
