@@ -98,7 +98,8 @@ def test_reports_each_image_with_its_facts_and_progress(four: tuple[RecordingJob
     assert progress[-1]["eta_seconds"] == 0
     assert all(p["eta_seconds"] is not None and p["eta_seconds"] >= 0 for p in progress)
     assert all(p["metrics"]["seconds_per_image"] > 0 for p in progress[1:])
-    assert set(summary) == {"images", "template_id", "variant", "seed", "size", "seconds"}
+    assert set(summary) == {"images", "template_id", "variant", "seed", "size", "dropped", "seconds"}
+    assert summary["images"] == 4 and summary["dropped"] == 0
     assert summary["images"] == 4 and summary["template_id"] == "prof_3" and summary["variant"] == 0
     assert summary["seed"] == 42 and summary["size"] == 1024 and summary["seconds"] > 0
     json.dumps(summary)  # goes on the pipe as it is

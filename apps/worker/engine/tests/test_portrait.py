@@ -126,12 +126,12 @@ def test_a_portrait_is_the_original_through_its_transform(
     index = [face["photo_id"] for face in profile["faces"]].index("astronaut-closer")
     original = np.asarray(Image.open(FIXTURES / "astronaut-closer.jpg").convert("RGB"))
     again = cv2.warpAffine(
-        original, arrays["portrait_transforms"][index], (P, P), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
+        original, arrays["portrait_transforms"][index], (P, P), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_CONSTANT
     )
     assert np.abs(again.astype(int) - portrait(arrays, index).astype(int)).mean() < 2.5
 
 
-def test_outside_the_photo_the_edge_is_repeated_and_the_matte_is_empty(
+def test_outside_the_photo_the_portrait_is_black_and_the_matte_is_empty(
     model: tuple[dict[str, np.ndarray], dict[str, Any], Path],
 ) -> None:
     arrays, profile, _ = model
@@ -141,7 +141,7 @@ def test_outside_the_photo_the_edge_is_repeated_and_the_matte_is_empty(
     assert not valid[0].any() and valid[-1].all() and 0.8 < valid.mean() < 1
     top = int(np.argmax(valid[:, P // 2]))
     image = portrait(arrays, index).astype(int)
-    assert np.abs(image[: top - 2] - image[top + 2]).mean() < 6, "rows above the photo repeat its first row"
+    assert image[: top - 8].max() < 8, "nothing of the photo is stretched past its edge"
     assert matte(arrays, index)[~valid].max() == 0
 
 

@@ -5,6 +5,11 @@ photos (the model's portraits, best first), given a new framing, backdrop, light
 a gentle retouch (render/). Image k of a generation uses portrait k (cycling), its own camera
 position and light variation, all drawn from the seed: the same parameters and seed give the same
 bytes.
+
+Every image is checked for edge-replication streaks (render/streaks.py) before it is written. A
+flagged image is rendered again framed tighter, then from the model's other portraits; one that
+no portrait renders clean (or frames: render/framing.py) is dropped, said in a warning and in the
+summary's `dropped`, and never written.
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from PIL import Image
 
 from ..jobs import BadInput, JobContext
 from ..protocol import GenerateParams, GenerateTemplate
-from .render.compose import render
+from .render.compose import Rendered, render
+from .render.framing import Unframeable
 from .render.look import Look, from_prompt, from_studio, vary
 from .render.model import StudioModel, load_model
+from .render.streaks import find_streaks
 from .render.subject import is_prepared, subject_of
 
 JPEG_QUALITY = 92
@@ -30,6 +37,8 @@ JPEG_QUALITY = 92
 DEFAULT_SECONDS_PER_MEGAPIXEL = 0.35
 DEFAULT_SECONDS_PER_PREPARATION = 0.8
 THREADS = 2
+# A flagged image's second try: this much closer than the first.
+TIGHTER = 1.3
 
 
 class StudioGenerator:
@@ -55,39 +64,39 @@ class StudioGenerator:
         render_estimate = StudioGenerator._seconds_per_megapixel * megapixels
         job.progress(0, count, "Loaded the model", eta_seconds=round(self._eta(model, references, render_estimate), 2))
         timings: list[float] = []
-        for index, reference in enumerate(references):
+        dropped = 0
+        for index, first_reference in enumerate(references):
             job.raise_if_cancelled()
-            if not is_prepared(model, reference):
-                preparing = time.perf_counter()
-                subject_of(model, reference)
-                StudioGenerator._seconds_per_preparation = time.perf_counter() - preparing
-                job.raise_if_cancelled()
             image_started = time.perf_counter()
             image_seed = seed_for_image(seed, index)
-            rng = np.random.default_rng(image_seed)
-            shot_look, variation = vary(look, index, rng)
-            rendered = render(model, reference, shot_look, variation, size, rng=rng, checkpoint=job.raise_if_cancelled)
-            path = write_jpeg(os.path.join(params.output_dir, f"image-{index}.jpg"), rendered.image)
-            timings.append(time.perf_counter() - image_started)
-            placement = rendered.placement
-            if placement.zoom > 1.0:
-                job.log(
-                    "debug",
-                    f"image {index}: framed {placement.zoom:.2f}x closer than the template asks (head "
-                    f"{placement.head_height:.2f} of the frame): portrait {reference}'s photo ends there",
+            found = self._clean_render(job, model, look, index, first_reference, image_seed, size)
+            if found is None:
+                dropped += 1
+                job.log("warning", f"image {index}: no portrait renders it without streaks or a visible cut; dropped")
+            else:
+                reference, rendered = found
+                path = write_jpeg(os.path.join(params.output_dir, f"image-{index}.jpg"), rendered.image)
+                placement = rendered.placement
+                if placement.zoom > 1.0:
+                    job.log(
+                        "debug",
+                        f"image {index}: framed {placement.zoom:.2f}x closer than the template asks (head "
+                        f"{placement.head_height:.2f} of the frame, crown cut {placement.crown_cut:.2f}): "
+                        f"portrait {reference}'s photo ends there",
+                    )
+                job.artifact(
+                    path,
+                    "image",
+                    meta={
+                        "index": index,
+                        "reference": reference,
+                        "face_box": rendered.face_box,
+                        "seed": image_seed,
+                        "width": size,
+                        "height": size,
+                    },
                 )
-            job.artifact(
-                path,
-                "image",
-                meta={
-                    "index": index,
-                    "reference": reference,
-                    "face_box": rendered.face_box,
-                    "seed": image_seed,
-                    "width": size,
-                    "height": size,
-                },
-            )
+            timings.append(time.perf_counter() - image_started)
             per_image = float(np.mean(timings))
             job.progress(
                 index + 1,
@@ -98,13 +107,51 @@ class StudioGenerator:
             )
         StudioGenerator._seconds_per_megapixel = float(np.median(timings)) / megapixels
         return {
-            "images": count,
+            "images": count - dropped,
             "template_id": template.id if template is not None else None,
             "variant": template.variant if template is not None else None,
             "seed": seed,
             "size": size,
+            "dropped": dropped,
             "seconds": round(time.perf_counter() - started, 3),
         }
+
+    def _clean_render(
+        self, job: JobContext, model: StudioModel, look: Look, index: int, first: int, image_seed: int, size: int
+    ) -> tuple[int, Rendered] | None:
+        """Image `index` rendered without streaks: from portrait `first` as the look frames it, then
+        framed tighter, then from each other portrait in turn. None when none is clean."""
+        order = [(first + step) % model.count for step in range(model.count)]
+        for reference in order:
+            for tighter in (1.0, TIGHTER):
+                self._prepare(job, model, reference)
+                rng = np.random.default_rng(image_seed)
+                shot_look, variation = vary(look, index, rng)
+                try:
+                    rendered = render(
+                        model, reference, shot_look, variation, size, rng=rng, checkpoint=job.raise_if_cancelled,
+                        tighter=tighter,
+                    )
+                except Unframeable as why:
+                    job.log("debug", f"image {index}: portrait {reference} cannot be framed ({why})")
+                    break
+                report = find_streaks(rendered.image)
+                if not report.flagged:
+                    return reference, rendered
+                job.log(
+                    "debug",
+                    f"image {index}: portrait {reference} at {tighter:.1f}x shows streaks at the "
+                    f"{', '.join(report.edges)} edge; rendering it again",
+                )
+        return None
+
+    @staticmethod
+    def _prepare(job: JobContext, model: StudioModel, reference: int) -> None:
+        if not is_prepared(model, reference):
+            preparing = time.perf_counter()
+            subject_of(model, reference)
+            StudioGenerator._seconds_per_preparation = time.perf_counter() - preparing
+            job.raise_if_cancelled()
 
     @staticmethod
     def _eta(model: StudioModel, references: list[int], per_image: float) -> float:

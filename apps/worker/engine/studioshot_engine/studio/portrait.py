@@ -4,7 +4,7 @@ Each is cut from the full-size original (the photo's `original_path`, else its `
 never rotated (the shoulders stay as the camera saw them): the eyes' midpoint centred horizontally
 at 40% of the height, scaled so the eyes lie 0.14 of the side apart, which leaves the hair above
 and the shoulders below in frame. A small original is enlarged; where the window reaches past the
-photo, its edge pixels are repeated and `valid` says so.
+photo it is black, and `valid` says where the photo is (nothing downstream may use the rest).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ PortraitSource = Literal["original", "path"]
 @dataclass(frozen=True)
 class Portrait:
     rgb: np.ndarray  # uint8 (P, P, 3)
-    valid: np.ndarray  # bool (P, P): where it shows the photo rather than its repeated edge
+    valid: np.ndarray  # bool (P, P): where it shows the photo (elsewhere black)
     transform: np.ndarray  # float64 (2, 3): upright source pixels -> portrait pixels
     source: PortraitSource
     source_size: tuple[int, int]  # the upright source's width and height
@@ -141,8 +141,8 @@ def _warp(loaded: LoadedPhoto, transform: np.ndarray, size: int) -> tuple[np.nda
     window = np.ascontiguousarray(decoded[top:bottom, left:right])
     shifted = on_decoded.copy()
     shifted[:, 2] += on_decoded[:, :2] @ np.array([left, top], np.float64)
-    # Stretched edges rather than black: a window reaching past the photo still blends in.
-    rgb = cv2.warpAffine(window, shifted, (size, size), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    # Black past the photo, never its stretched edge: nothing may be made up from the photo's border.
+    rgb = cv2.warpAffine(window, shifted, (size, size), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_CONSTANT)
     # A pixel shows the photo when its centre maps inside it.
     columns = (np.arange(size) + 0.5 - transform[0, 2]) / transform[0, 0]
     rows = (np.arange(size) + 0.5 - transform[1, 2]) / transform[1, 1]

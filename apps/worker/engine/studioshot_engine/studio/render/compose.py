@@ -30,6 +30,9 @@ GRAIN = 1.3  # 8-bit levels (standard deviation): keeps gradients free of bandin
 # Downscaling the portrait further than this goes through an area resize first (no aliasing).
 DIRECT_WARP_MIN_SCALE = 0.85
 GAMMA = 2.2
+# Where the photo ends inside the frame (clothes cut by its side or bottom), the person fades into
+# the backdrop over this width (of the frame).
+EDGE_FADE = 0.06
 
 
 @dataclass(frozen=True)
@@ -48,11 +51,14 @@ def render(
     *,
     rng: np.random.Generator,
     checkpoint: Callable[[], None] = lambda: None,
+    tighter: float = 1.0,
 ) -> Rendered:
+    """Raises Unframeable when this portrait cannot be framed without showing where its photo
+    cut the head."""
     subject = subject_of(model, reference)
     portrait = model.portrait(reference)
     checkpoint()
-    placement = place(subject, look, size)
+    placement = place(subject, look, size, tighter=tighter)
     person, alpha = _warp_subject(subject, placement, size)
     eyes = transform_points(placement.transform, subject.eyes)
     _neutralise_white_balance(person, portrait.profile.get("white_balance") or {})
@@ -78,29 +84,31 @@ def render(
 
 
 def _warp_subject(subject: Subject, placement: Placement, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The person's colours and matte in the output: the photo where it reaches, its continuation
-    beyond. float32 (S, S, 3) sRGB 0..1 and (S, S) 0..1."""
+    """The person's colours and matte in the output, from the photo's own pixels only: where the
+    photo ends inside the frame the person fades into the backdrop over EDGE_FADE; where the
+    frame's edge cuts it, it ends at that edge, as a crop does. float32 (S, S, 3) sRGB 0..1 and
+    (S, S) 0..1."""
     transform = placement.transform
-    layers = np.dstack([subject.foreground, subject.alpha, subject.inside])
+    layers = np.dstack([subject.foreground, subject.alpha, subject.valid])
     if placement.scale < DIRECT_WARP_MIN_SCALE:
         side = max(16, round(subject.size * placement.scale))
         layers = _by_four(layers, lambda part: cv2.resize(part, (side, side), interpolation=cv2.INTER_AREA))
         factor = side / subject.size
         transform = np.hstack([transform[:, :2] / factor, transform[:, 2:]])
     warped = _warp(layers, transform, size, cv2.BORDER_CONSTANT)
-    to_extension = np.vstack([subject.portrait_to_extension, [0, 0, 1]])
-    extension_transform = (np.vstack([placement.transform, [0, 0, 1]]) @ np.linalg.inv(to_extension))[:2]
-    extension = np.dstack([subject.extension, subject.extension_alpha])
-    extended = _warp(extension, extension_transform, size, cv2.BORDER_REPLICATE)
-    inside = warped[..., 4].astype(np.float32) * (1.0 / 255.0)
     person = warped[..., :3].astype(np.float32) * (1.0 / 255.0)
-    ext_person = extended[..., :3].astype(np.float32) * (1.0 / 255.0)
-    inside3 = inside[..., None]
-    person = ext_person + inside3 * (person - ext_person)
-    alpha_photo = warped[..., 3].astype(np.float32) * (1.0 / 255.0)
-    alpha_ext = extended[..., 3].astype(np.float32) * (1.0 / 255.0)
-    alpha = alpha_ext + inside * (alpha_photo - alpha_ext)
-    return person, alpha
+    alpha = warped[..., 3].astype(np.float32) * (1.0 / 255.0)
+    return person, alpha * photo_edge_fade(warped[..., 4] > 127, size)
+
+
+def photo_edge_fade(shown: np.ndarray, size: int) -> np.ndarray:
+    """1 further than EDGE_FADE from where the photo ends inside the frame, easing to 0 there. The
+    frame's own edge is no photo edge (beyond it the photo may go on)."""
+    padded = np.pad(shown, 1, constant_values=True).astype(np.uint8)
+    distance = cv2.distanceTransform(padded, cv2.DIST_L2, 5)[1:-1, 1:-1]
+    ramp = np.clip(distance / max(1.0, EDGE_FADE * size), 0.0, 1.0)
+    fade: np.ndarray = (ramp * ramp * (3.0 - 2.0 * ramp)).astype(np.float32)
+    return fade
 
 
 def _warp(layers: np.ndarray, transform: np.ndarray, size: int, border: int) -> np.ndarray:

@@ -1,11 +1,14 @@
 """Where the portrait lands in the square output: scaled so the head (crown to chin) is the look's
 fraction of the frame, the eyes on its eye line, the face centre shifted by its offset.
 
-The person must not visibly end where the photo ended. Where the photo cut them from above (hair
-cut flat) that edge may never show: the framing zooms in (about the eyes) until it lies outside
-the frame. At the sides and below (shoulders, arms, clothes) the subject's continuation may fill a
-band along the frame's edges, no wider than EXTENSION_SIDE / EXTENSION_BOTTOM; a wider shot zooms
-in until it fits.
+Nothing is ever shown that the photo did not see. Where the photo cut the person from above (hair
+cut flat by its top edge) that edge must lie outside the frame: the framing first raises the eyes
+in the frame (down to MIN_EYE_LINE), then zooms in about them until it does, and may so cut the top
+of the head as a portrait photographer's tight crop does, but by at most MAX_CROWN_CUT of the
+head's height and never down to the eyebrows. A photo cut
+lower than that cannot be framed (`Unframeable`): the generator takes another portrait. At the
+sides and below (shoulders, clothes) the framing zooms in up to MAX_ZOOM to take the photo's edge
+out of the frame; what it cannot take out fades into the backdrop (compose).
 """
 
 from __future__ import annotations
@@ -17,10 +20,17 @@ import numpy as np
 from .look import Look
 from .subject import Subject
 
-EXTENSION_BOTTOM = 0.01  # of the frame: the seam only
-EXTENSION_SIDE = 0.05
-STRICT_MARGIN = 0.01
-MAX_ZOOM = 2.0
+MIN_EYE_LINE = 0.27  # of the frame from its top: how high a cut top may raise the eyes
+STRICT_MARGIN = 0.005  # of the frame: a flat-cut top lies at least this far past the frame's top
+MAX_ZOOM = 2.0  # for the sides and bottom: past this the photo's edge fades instead
+# A crop may cut the crown by this share of the head's height (crown to chin), at most.
+MAX_CROWN_CUT = 0.15
+# The eyebrows' top, above the eyes' centres, in eye distances: a crop never reaches it.
+EYEBROWS_ABOVE_EYES = 0.55
+
+
+class Unframeable(Exception):
+    """The photo cut the head too low to frame it without showing the cut or losing the brow."""
 
 
 @dataclass(frozen=True)
@@ -29,35 +39,51 @@ class Placement:
     scale: float  # output px per portrait px
     zoom: float  # the extra zoom the photo's edges asked for (1: the look's framing as it is)
     head_height: float  # as rendered, fraction of the frame
+    crown_cut: float  # the share of the head's height above the frame's top (0: the whole head shows)
 
 
-def place(subject: Subject, look: Look, size: int) -> Placement:
+def place(subject: Subject, look: Look, size: int, *, tighter: float = 1.0) -> Placement:
+    """The framing; `tighter` (>= 1) asks for that much more zoom than the look's."""
     head = subject.chin_y - subject.crown_y
     scale = look.head_height * size / head
     anchor = np.array([size * (0.5 + look.offset_x), size * look.eye_line])
     # The head's centre line is the eyes' midpoint; the framing puts it at the anchor.
     eye_mid = subject.eye_mid
-    zoom = 1.0
+    strict_points = subject.cut_points[subject.cut_strict] if len(subject.cut_points) else np.zeros((0, 2))
+    above = strict_points[strict_points[:, 1] < eye_mid[1], 1]
+    if len(above):
+        # The eyes raised just enough for the photo's top edge to leave the frame unzoomed.
+        needed = (eye_mid[1] - above.max()) * scale - STRICT_MARGIN * size
+        anchor[1] = min(anchor[1], max(needed, MIN_EYE_LINE * size))
+    # The most zoom the head allows: the frame's top no lower than MAX_CROWN_CUT into the head, and
+    # above the eyebrows; for the sides and bottom alone, no cut into the head at all.
+    lowest_top = min(subject.crown_y + MAX_CROWN_CUT * head, eye_mid[1] - EYEBROWS_ABOVE_EYES * subject.eye_distance)
+    head_limit = anchor[1] / (scale * max(eye_mid[1] - lowest_top, 1e-6))
+    uncut_limit = anchor[1] / (scale * max(eye_mid[1] - subject.crown_y, 1e-6))
+    strict_zoom, soft_zoom = 0.0, 1.0
     if len(subject.cut_points):
         offsets = (subject.cut_points - eye_mid) * scale
-        needed = max(
-            _zoom_to_clear(
-                offsets[subject.cut_strict], anchor, low=-STRICT_MARGIN * size, high=(1 + STRICT_MARGIN) * size
-            ),
-            _zoom_to_clear(
-                offsets[~subject.cut_strict],
-                anchor,
-                low=EXTENSION_SIDE * size,
-                high=(1 - EXTENSION_SIDE) * size,
-                bottom=(1 - EXTENSION_BOTTOM) * size,
-            ),
+        strict_zoom = _zoom_to_clear(
+            offsets[subject.cut_strict], anchor, low=-STRICT_MARGIN * size, high=(1 + STRICT_MARGIN) * size
         )
-        zoom = float(np.clip(needed, 1.0, MAX_ZOOM))
+        soft_zoom = _zoom_to_clear(offsets[~subject.cut_strict], anchor, low=0.0, high=float(size))
+    if strict_zoom > head_limit * (1 + 1e-6):
+        raise Unframeable(f"the photo's top edge needs {strict_zoom:.2f}x, the head allows {head_limit:.2f}x")
+    # (Below 1 only where the look itself would cut the crown too far: a little wider then.)
+    zoom = max(strict_zoom, min(max(soft_zoom, 1.0), MAX_ZOOM, max(uncut_limit, strict_zoom)))
+    zoom = min(zoom * tighter, head_limit)
     scale *= zoom
     transform = np.array(
         [[scale, 0.0, anchor[0] - scale * eye_mid[0]], [0.0, scale, anchor[1] - scale * eye_mid[1]]], np.float64
     )
-    return Placement(transform=transform, scale=scale, zoom=zoom, head_height=head * scale / size)
+    frame_top = eye_mid[1] - anchor[1] / scale
+    return Placement(
+        transform=transform,
+        scale=scale,
+        zoom=zoom,
+        head_height=head * scale / size,
+        crown_cut=float(max(0.0, frame_top - subject.crown_y) / head),
+    )
 
 
 def _zoom_to_clear(

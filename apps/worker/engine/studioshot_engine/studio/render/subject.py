@@ -5,12 +5,10 @@
 - foreground: the person's colours with the old background's spill taken out of the soft edge
   (blur-fusion foreground estimation, Forte & Pitié 2021, then the solid hair and skin colour
   carried into the edge), so no halo of the old room shows on a new backdrop.
-- extension: a half-resolution canvas with a margin round the portrait, holding the person
-  continued past the photo's edges (the outline carried on, sloping like a shoulder at the sides;
-  the clothes mirrored across the edge, then their edge colours carried on, softer and falling into
-  shadow), so the seam where the photo ends never shows as a cut.
+- valid: where the portrait shows the photo. Nothing past it is ever used or made up from its
+  border: where the photo ends inside the frame, the person fades into the backdrop (compose).
 - geometry: the eyes, the crown (from the matte), the chin, and the points where the person runs
-  into the photo's edge (framing keeps those out of the frame, or at its very edge).
+  into the photo's edge (framing keeps those cut from above out of the frame).
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .filters import wide_blur
 from .model import Portrait, StudioModel
 
 # The model's matte is stretched a little between these (a clean inside and outside, the edge's
@@ -30,17 +27,6 @@ MATTE_LOW, MATTE_HIGH = 0.04, 0.96
 EDGE_DEPTH = 0.003
 # Blur-fusion radii (fractions of the portrait side): a wide pass, then a narrow one.
 FUSION_RADII = (0.07, 0.006)
-# The extension canvas: 1/EXTENSION_FACTOR of the portrait's resolution, with a margin of this
-# much of a portrait on every side.
-EXTENSION_FACTOR = 2
-EXTENSION_MARGIN = 0.3
-# How dark the continued body gets, far from the photo (a studio key light falls off down the body).
-EXTENSION_SHADOW = 0.42
-EXTENSION_SHADOW_DISTANCE = 0.18  # of the portrait side
-SHOULDER_SLOPE = 0.45  # beside the photo, the outline drops this much per pixel outwards
-MIRROR_BAND = 0.015  # the clothes' texture is mirrored this far (of the portrait side) past the edge
-# Where the photo meets its continuation, blended over this width (fraction of the portrait).
-SEAM_WIDTH = 0.012
 # Anthropometry in eye distances: eyes to chin, and the crown's range above the eyes.
 CHIN_BELOW_EYES = 1.75
 CROWN_RANGE = (1.6, 2.9)
@@ -52,11 +38,8 @@ CUT_GRID = 8  # cut points are found on a grid this many portrait px apart
 class Subject:
     size: int
     foreground: np.ndarray  # uint8 (P, P, 3)
-    alpha: np.ndarray  # uint8 (P, P)
-    inside: np.ndarray  # uint8 (P, P): 255 well inside the photo, 0 outside, soft seam between
-    extension: np.ndarray  # uint8 (E, E, 3)
-    extension_alpha: np.ndarray  # uint8 (E, E)
-    portrait_to_extension: np.ndarray  # (2, 3)
+    alpha: np.ndarray  # uint8 (P, P): 0 outside the photo
+    valid: np.ndarray  # uint8 (P, P): 255 where the portrait shows the photo, else 0
     eyes: np.ndarray  # (2, 2)
     crown_y: float
     chin_y: float
@@ -97,13 +80,7 @@ def prepare(portrait: Portrait) -> Subject:
         (portrait.valid > 127).astype(np.float32) if portrait.valid is not None else np.ones((size, size), np.float32)
     )
     alpha = refine_matte(portrait.matte.astype(np.float32) * (1.0 / 255.0)) * valid
-    foreground = estimate_foreground(image, alpha, size)
-    seam = max(1, round(SEAM_WIDTH * size))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * seam + 1, 2 * seam + 1))
-    # The portrait's own border counts as the photo's edge too.
-    inside = cv2.erode(valid, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    inside = np.asarray(cv2.GaussianBlur(inside, (0, 0), seam / 2.0), np.float32) * valid
-    extension, extension_alpha, to_extension = _extend(foreground, alpha, valid, size)
+    foreground = estimate_foreground(image, alpha, size, valid)
     eyes = portrait.eyes
     eye_distance = float(np.hypot(*(eyes[1] - eyes[0])))
     mid = eyes.mean(axis=0)
@@ -112,12 +89,9 @@ def prepare(portrait: Portrait) -> Subject:
     points, strict = _cut_points(alpha, valid)
     return Subject(
         size=size,
-        foreground=_to_uint8(foreground),
+        foreground=_to_uint8(foreground * valid[..., None]),
         alpha=_to_uint8(alpha[..., None])[..., 0],
-        inside=_to_uint8(inside[..., None])[..., 0],
-        extension=extension,
-        extension_alpha=extension_alpha,
-        portrait_to_extension=to_extension,
+        valid=(valid > 0.5).astype(np.uint8) * 255,
         eyes=eyes,
         crown_y=crown_y,
         chin_y=chin_y,
@@ -135,17 +109,21 @@ def refine_matte(matte: np.ndarray) -> np.ndarray:
     return stretched
 
 
-def estimate_foreground(image: np.ndarray, alpha: np.ndarray, size: int) -> np.ndarray:
+def estimate_foreground(image: np.ndarray, alpha: np.ndarray, size: int, valid: np.ndarray) -> np.ndarray:
     """The person's own colours where the matte is soft: the old background's contribution is
-    estimated from nearby background and taken out (blur fusion, applied twice)."""
+    estimated from nearby background and taken out (blur fusion, applied twice). Only the photo's
+    own pixels take part (`valid`)."""
     foreground, background = image, image
     a = alpha[..., None]
+    background_weight = (1.0 - alpha) * valid
     for fraction in FUSION_RADII:
         radius = max(1, round(fraction * size))
         kernel = (2 * radius + 1, 2 * radius + 1)
         blurred_alpha = cv2.blur(alpha, kernel)[..., None]
         blurred_foreground = cv2.blur(foreground * a, kernel) / (blurred_alpha + 1e-5)
-        blurred_background = cv2.blur(background * (1.0 - a), kernel) / ((1.0 - blurred_alpha) + 1e-5)
+        blurred_background = cv2.blur(background * background_weight[..., None], kernel) / (
+            cv2.blur(background_weight, kernel)[..., None] + 1e-5
+        )
         foreground = blurred_foreground + a * (image - a * blurred_foreground - (1.0 - a) * blurred_background)
         foreground = np.clip(foreground, 0.0, 1.0)
         background = blurred_background
@@ -163,74 +141,6 @@ def estimate_foreground(image: np.ndarray, alpha: np.ndarray, size: int) -> np.n
     # Where there is no person at all the estimate means nothing; keep the image's colour there.
     result: np.ndarray = np.where(a > 0.004, foreground, image)
     return result
-
-
-def _extend(
-    image: np.ndarray, alpha: np.ndarray, valid: np.ndarray, size: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The person continued past the photo's edges on a canvas with a margin all round: the
-    silhouette carried straight on (each pixel takes the matte of the nearest photo pixel), the
-    clothes mirrored across the edge, softening and falling into shadow with distance."""
-    small_side = size // EXTENSION_FACTOR
-    margin = round(EXTENSION_MARGIN * small_side)
-    side = small_side + 2 * margin
-    scale = small_side / size
-    to_extension = np.array([[scale, 0.0, margin], [0.0, scale, margin]])
-    small = cv2.resize(image, (small_side, small_side), interpolation=cv2.INTER_AREA)
-    small_alpha = cv2.resize(alpha, (small_side, small_side), interpolation=cv2.INTER_AREA)
-    small_valid = cv2.resize(valid, (small_side, small_side), interpolation=cv2.INTER_AREA) > 0.99
-
-    def canvas(x: np.ndarray) -> np.ndarray:
-        return cv2.copyMakeBorder(x, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=0)
-
-    inside = canvas(small_valid.astype(np.uint8))
-    colour, person = canvas(small), canvas(small_alpha * small_valid)
-    if inside.all() or not inside.any():
-        return _to_uint8(colour), _to_uint8(person[..., None])[..., 0], to_extension
-    distance, labels = cv2.distanceTransformWithLabels(1 - inside, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
-    # Each photo pixel is its own label: where every pixel's nearest photo pixel is.
-    label_x = np.zeros(labels.max() + 1, np.float32)
-    label_y = np.zeros(labels.max() + 1, np.float32)
-    known_rows, known_columns = np.nonzero(inside)
-    label_x[labels[known_rows, known_columns]] = known_columns
-    label_y[labels[known_rows, known_columns]] = known_rows
-    nearest_x, nearest_y = label_x[labels], label_y[labels]
-    rows, columns = np.indices(inside.shape, dtype=np.float32)
-    # Beside the photo the outline slopes down and out like a shoulder; below it runs straight down.
-    away_x = np.abs(columns - nearest_x)
-    silhouette = cv2.remap(person, nearest_x, np.maximum(nearest_y - SHOULDER_SLOPE * away_x, 0), cv2.INTER_LINEAR)
-    # Mirrored across the edge, then pulled back into the photo wherever the mirror left it.
-    mirror_x, mirror_y = 2 * nearest_x - columns, 2 * nearest_y - rows
-    mirror_x = np.clip(mirror_x, 0, side - 1)
-    mirror_y = np.clip(mirror_y, 0, side - 1)
-    mirror_inside = cv2.remap(inside, mirror_x, mirror_y, cv2.INTER_NEAREST) > 0
-    back = (~mirror_inside).nonzero()
-    mirror_x[back] = nearest_x[back]
-    mirror_y[back] = nearest_y[back]
-    mirrored = cv2.remap(colour, mirror_x, mirror_y, cv2.INTER_LINEAR)
-    mirrored_person = cv2.remap(person, mirror_x, mirror_y, cv2.INTER_LINEAR)[..., None]
-    # Further out, the clothes at the edge carried straight on (folds run on), ever softer.
-    # (Premultiplied by the matte: the old background never bleeds into the clothes.)
-    carried_alpha = cv2.remap(person, nearest_x, nearest_y, cv2.INTER_LINEAR)
-    carried = cv2.remap(colour, nearest_x, nearest_y, cv2.INTER_LINEAR) * carried_alpha[..., None]
-    far = np.clip(distance / (0.25 * small_side), 0.0, 1.0)[..., None]
-    blended = np.zeros_like(carried)
-    blended_alpha = np.zeros_like(carried_alpha)[..., None]
-    for sigma, weight in ((0.02, 1.0 - far), (0.06, far)):
-        blended += weight * wide_blur(carried, sigma * small_side)
-        blended_alpha += weight * wide_blur(carried_alpha, sigma * small_side)[..., None]
-    carried = blended / np.maximum(blended_alpha, 1e-3)
-    # Where the mirror shows background rather than the person, the carried colour stands in.
-    mirrored = mirrored * mirrored_person + carried * (1.0 - mirrored_person)
-    fade = np.clip(distance / (MIRROR_BAND * small_side), 0.0, 1.0)[..., None]
-    fade = fade * fade * (3.0 - 2.0 * fade)
-    extended = mirrored * (1.0 - fade) + carried * fade
-    shade = 1.0 - EXTENSION_SHADOW * (1.0 - np.exp(-distance / (EXTENSION_SHADOW_DISTANCE * small_side)))
-    extended *= shade[..., None]
-    outside = inside == 0
-    colour[outside] = extended[outside]
-    person = np.where(outside, silhouette, person)
-    return _to_uint8(colour), _to_uint8(person[..., None])[..., 0], to_extension
 
 
 def _crown(alpha: np.ndarray, valid: np.ndarray, mid: np.ndarray, eye_distance: float) -> float:
