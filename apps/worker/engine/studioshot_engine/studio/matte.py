@@ -5,7 +5,10 @@ segmentation model (`selfie_segmentation.tflite`, run by the TFLite runtime `ai-
 file is taken from the mediapipe 0.10.21 wheel at install time, scripts/lib.sh), at 256x256, on the
 portrait and its mirror image. Only the part connected to the face is kept, the inner face is
 always in, and a colour guided filter (He et al.) lifts it to the portrait's full resolution so the
-edge follows the hair rather than the model's coarse grid.
+edge follows the hair rather than the model's coarse grid. Round the head, where loose strands of
+hair lie in front of the background, the alpha is then read from the colours themselves: each
+pixel's colour as a mix of the hair's colour nearby and the background's colour nearby (projected
+on the line between them), trusted as far as the two colours differ.
 
 The head matte (`head_matte`, the aligned crops of format 1) is GrabCut, seeded by where alignment
 guarantees the face to be; when its answer is implausible the seeded head ellipse and neck stand in.
@@ -41,6 +44,21 @@ GUIDE_EPSILON = 1e-4
 # The filtered edge is steepened this much about 0.5: the model's edge is a ramp a few of its
 # pixels wide, the hair's edge is not.
 EDGE_GAIN = 2.0
+# The strands: within this reach outside the filtered edge (eye distances), round the head (above
+# the chin line, within the head's width), the alpha comes from the colour mix. Solid person and
+# clear background, for the colours nearby: the filtered alpha above and below these.
+STRAND_REACH = 0.45
+STRAND_HEAD_BELOW_EYES = 1.0
+STRAND_HEAD_HALF_WIDTH = 2.6
+STRAND_SOLID, STRAND_CLEAR = 0.97, 0.03
+# The colours nearby: Gaussian averages of the solid person and the clear background this wide
+# (of the side), the wider where the narrower finds none.
+STRAND_COLOUR_SIGMAS = (0.01, 0.04)
+STRAND_COLOUR_REDUCTION = 4
+# A mix below this is the background's own variation, not hair (the rest is stretched to 0..1).
+STRAND_FLOOR = 0.18
+# The mix is trusted fully where the two colours differ by this much (RGB distance, 0..1).
+STRAND_CONTRAST = 0.12
 # Inside the face for sure (in eye distances from the eyes' midpoint): never cut away.
 INNER_FACE_CENTRE_DOWN = 0.55
 INNER_FACE_AXES = (0.7, 1.0)
@@ -98,7 +116,9 @@ def person_matte(segmenter: PersonSegmenter, rgb: np.ndarray, valid: np.ndarray,
     probability = _subject(segmenter.probabilities(rgb), eyes * (SEGMENTATION_INPUT / size))
     alpha = _guided_upsample(rgb, probability)
     alpha = np.maximum(alpha, _inner_face(size, eyes))
-    alpha *= valid
+    shown = valid.astype(np.float32)
+    alpha = _strands(rgb, alpha * shown, shown, eyes)
+    alpha *= shown
     matte: np.ndarray = np.clip(alpha * 255 + 0.5, 0, 255).astype(np.uint8)
     return matte
 
@@ -138,6 +158,59 @@ def _ellipse(canvas: np.ndarray, eyes: np.ndarray, distance: float, value: int, 
     centre = (eyes[0] + eyes[1]) / 2 + INNER_FACE_CENTRE_DOWN * distance * down
     axes = (max(1, round(INNER_FACE_AXES[0] * distance)), max(1, round(INNER_FACE_AXES[1] * distance)))
     cv2.ellipse(canvas, (round(centre[0]), round(centre[1])), axes, math.degrees(angle), 0, 360, value, -1, line)
+
+
+def _strands(rgb: np.ndarray, alpha: np.ndarray, valid: np.ndarray, eyes: np.ndarray) -> np.ndarray:
+    """Round the head, the alpha of loose hair from the colour mix: each pixel between the hair's
+    colour nearby (F) and the background's (B), alpha = (I - B).(F - B) / |F - B|^2, blended with the
+    filtered alpha by how far F and B differ."""
+    size = rgb.shape[0]
+    image = rgb.astype(np.float32) / 255
+    solid = (alpha > STRAND_SOLID).astype(np.float32)
+    clear = ((alpha < STRAND_CLEAR) & (valid > 0)).astype(np.float32)
+    hair, hair_weight = _colour_nearby(image, solid, size)
+    back, back_weight = _colour_nearby(image, clear, size)
+    difference = hair - back
+    contrast = np.einsum("ijc,ijc->ij", difference, difference)
+    mix = np.einsum("ijc,ijc->ij", image - back, difference) / np.maximum(contrast, 1e-6)
+    mix = np.clip((mix - STRAND_FLOOR) / (1 - STRAND_FLOOR), 0, 1)
+    trust = np.clip(np.sqrt(contrast) / STRAND_CONTRAST, 0, 1) * (hair_weight > 0.01) * (back_weight > 0.01)
+    distance = float(np.linalg.norm(eyes[1] - eyes[0]))
+    middle = eyes.mean(axis=0)
+    outside = cv2.distanceTransform((alpha < 0.5).astype(np.uint8), cv2.DIST_L2, 5)
+    rows, columns = np.ogrid[:size, :size]
+    head = (rows < middle[1] + STRAND_HEAD_BELOW_EYES * distance) & (
+        np.abs(columns - middle[0]) < STRAND_HEAD_HALF_WIDTH * distance
+    )
+    band = (outside <= STRAND_REACH * distance) & head & (alpha < STRAND_SOLID)
+    result: np.ndarray = np.where(band, trust * mix + (1 - trust) * alpha, alpha).astype(np.float32)
+    return result
+
+
+def _colour_nearby(image: np.ndarray, where: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The mean colour of `where`'s pixels round each pixel, and how much of it there is (worked
+    out on a copy STRAND_COLOUR_REDUCTION times smaller: both change slowly)."""
+    small_side = max(16, size // STRAND_COLOUR_REDUCTION)
+    small_image = cv2.resize(image, (small_side, small_side), interpolation=cv2.INTER_AREA)
+    small_where = cv2.resize(where, (small_side, small_side), interpolation=cv2.INTER_AREA)
+    colour: np.ndarray | None = None
+    weight: np.ndarray | None = None
+    for fraction in STRAND_COLOUR_SIGMAS:
+        sigma = fraction * small_side
+        this_weight = cv2.GaussianBlur(small_where, (0, 0), sigma)
+        this_colour = cv2.GaussianBlur(small_image * small_where[..., None], (0, 0), sigma) / np.maximum(
+            this_weight, 1e-6
+        )[..., None]
+        if colour is None or weight is None:
+            colour, weight = this_colour, this_weight
+        else:
+            missing = weight < 0.02
+            colour = np.where(missing[..., None], this_colour, colour)
+            weight = np.where(missing, this_weight, weight)
+    assert colour is not None and weight is not None
+    full_colour: np.ndarray = cv2.resize(colour, (size, size), interpolation=cv2.INTER_LINEAR)
+    full_weight: np.ndarray = cv2.resize(weight, (size, size), interpolation=cv2.INTER_LINEAR)
+    return full_colour, full_weight
 
 
 def _guided_upsample(rgb: np.ndarray, probability: np.ndarray) -> np.ndarray:
