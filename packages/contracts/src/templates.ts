@@ -46,7 +46,13 @@ export const ZTemplateSchema = z.strictObject({
   /** The template's preview: its first variant's image. */
   imageUrl: z.string().regex(TEMPLATE_IMAGE_PATTERN),
   variants: z.array(ZTemplateVariantSchema).min(1),
+  /**
+   * The card's text for the studio engine, which re-photographs the person's own photo (their own
+   * clothes): it promises only the backdrop, light, framing and finish, so it holds for any engine.
+   */
   description: text.max(240),
+  /** The card's text for the flux engine, whose images follow the prompt: attire included. */
+  flux_description: text.max(240),
   tags: z.array(text.max(32)).min(1).max(8),
   useCase: text.max(60),
 });

@@ -17,6 +17,7 @@ import {
   quickPromptsFor,
   templateById,
   templateCategory,
+  templateDescription,
   templatePrompt,
   templatesFor,
   validateLibrary,
@@ -104,6 +105,32 @@ describe('templates: the spec rules', () => {
         expect(v.prompt_suffix, `${t.id} ${v.name}`).toMatch(/^, \S/);
       }
     }
+  });
+
+  it("each card carries two texts, and the model's engine picks which one shows", () => {
+    for (const t of TEMPLATES) {
+      expect(t.flux_description.trim().length, t.id).toBeGreaterThan(20);
+      expect(t.flux_description, t.id).not.toBe(t.description);
+      expect(templateDescription(t, 'flux'), t.id).toBe(t.flux_description);
+      // The studio engine, and any engine not known to render the prompt's attire, get the text
+      // that promises only the backdrop, light, framing and finish.
+      expect(templateDescription(t, 'studio'), t.id).toBe(t.description);
+      expect(templateDescription(t, ''), t.id).toBe(t.description);
+    }
+    const suits = TEMPLATES.filter((t) => /\bsuit\b/i.test(t.prompt));
+    expect(suits.length).toBeGreaterThanOrEqual(18);
+    for (const t of suits) {
+      expect(t.flux_description, t.id).toMatch(/\bsuit\b/i);
+      expect(t.description, t.id).not.toMatch(/\bsuit\b/i);
+    }
+  });
+
+  it('a template without its flux text is refused', () => {
+    const raw = rawJson() as { templates: Record<string, unknown>[] };
+    const { flux_description: _dropped, ...first } = raw.templates[0]!;
+    expect(
+      ZTemplatesResponseSchema.safeParse({ templates: [first, ...raw.templates.slice(1)] }).success,
+    ).toBe(false);
   });
 
   it('image paths: /templates/prof_N.jpg (= its first variant) and /templates/prof_N-v{index}.jpg', () => {

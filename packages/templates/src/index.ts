@@ -53,6 +53,18 @@ export function templateVariantCount(index: number): number {
   return index <= 46 ? 3 : 1;
 }
 
+/**
+ * A template card's text for a model's engine (its model_type): the flux engine renders the
+ * prompt's attire and setting, the studio engine (and any other) only the backdrop, light, framing
+ * and finish around the person's own photo.
+ */
+export function templateDescription(
+  template: Pick<Template, 'description' | 'flux_description'>,
+  engine: string,
+): string {
+  return engine === 'flux' ? template.flux_description : template.description;
+}
+
 /** The phrases prompt building replaces by the trigger word (spec: generation, validation). */
 const SUBJECT_PATTERN = /\ba\s+(?:wo)?man\b|\bperson\b/gi;
 

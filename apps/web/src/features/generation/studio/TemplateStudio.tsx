@@ -1,4 +1,5 @@
 import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
+import { templateDescription } from '@studioshot/templates';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui';
@@ -212,7 +213,7 @@ export function TemplateStudio({
               {template?.name ?? 'No template selected'}
             </h2>
             <p className="mt-1 line-clamp-4 min-h-[5rem] text-sm text-stone-600">
-              {template?.description}
+              {template && templateDescription(template, model.model_type)}
             </p>
             <p className="mt-3 truncate text-sm text-stone-700">
               <span className="font-medium text-stone-900">Best for:</span> {template?.useCase}
