@@ -46,7 +46,12 @@ from studioshot_engine.studio.portrait import Portrait, cut_portrait  # noqa: E4
 
 FIXTURES = ROOT / "apps" / "worker" / "test" / "fixtures"
 RESULTS = ROOT / "bench" / "results"
-BACKGROUNDS = {"light-grey": (232, 232, 228), "dark-navy": (28, 38, 70), "green": (62, 128, 72), "beige": (205, 178, 140)}
+BACKGROUNDS = {
+    "light-grey": (232, 232, 228),
+    "dark-navy": (28, 38, 70),
+    "green": (62, 128, 72),
+    "beige": (205, 178, 140),
+}
 SUPERSAMPLE = 4
 BAND_PX = 6
 CLEAR_PX = 4
@@ -76,7 +81,9 @@ def polygon_alpha(spec: dict[str, Any], transform: np.ndarray, size: int) -> np.
     return alpha
 
 
-def strands(person: np.ndarray, rgb: np.ndarray, eyes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def strands(
+    person: np.ndarray, rgb: np.ndarray, eyes: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Hair strands drawn out of the hair's outline: their coverage (0..1) and colour."""
     size = person.shape[0]
     distance = float(np.linalg.norm(eyes[1] - eyes[0]))
@@ -119,7 +126,9 @@ def strands(person: np.ndarray, rgb: np.ndarray, eyes: np.ndarray, rng: np.rando
         colour_sum[box] += layer[..., None] * colour * (1 - coverage[box][..., None])
         coverage[box] += layer * (1 - coverage[box])
     small = cv2.resize(coverage, (size, size), interpolation=cv2.INTER_AREA)
-    colour_small = cv2.resize(colour_sum, (size, size), interpolation=cv2.INTER_AREA) / np.maximum(small, 1e-6)[..., None]
+    colour_small = (
+        cv2.resize(colour_sum, (size, size), interpolation=cv2.INTER_AREA) / np.maximum(small, 1e-6)[..., None]
+    )
     return small, np.clip(colour_small, 0, 255)
 
 
@@ -150,7 +159,7 @@ def crop_at_hair(truth: np.ndarray, hair: np.ndarray, eyes: np.ndarray) -> tuple
     return top, left
 
 
-def main() -> int:
+def main() -> int:  # noqa: PLR0915 (one measurement, read top to bottom)
     parser = argparse.ArgumentParser()
     parser.add_argument("--label", required=True)
     parser.add_argument("--crops", action="store_true")
@@ -191,7 +200,9 @@ def main() -> int:
         )
         for back_name, back_colour in BACKGROUNDS.items():
             back = background(back_colour, size, rng)
-            composite = np.clip(truth[..., None] * colour + (1 - truth[..., None]) * back + 0.5, 0, 255).astype(np.uint8)
+            composite = np.clip(truth[..., None] * colour + (1 - truth[..., None]) * back + 0.5, 0, 255).astype(
+                np.uint8
+            )
             started = time.perf_counter()
             predicted = person_matte(segmenter, composite, portrait.valid, eyes).astype(np.float32) / 255
             seconds.append(time.perf_counter() - started)
@@ -214,9 +225,7 @@ def main() -> int:
                 ideal = truth[window][..., None] * colour[window] + (1 - truth[window][..., None]) * grey
                 crops_dir.mkdir(parents=True, exist_ok=True)
                 picture = np.hstack([composite[window], ideal, cut]).astype(np.uint8)
-                cv2.imwrite(
-                    str(crops_dir / f"{name}-{args.label}.png"), cv2.cvtColor(picture, cv2.COLOR_RGB2BGR)
-                )
+                cv2.imwrite(str(crops_dir / f"{name}-{args.label}.png"), cv2.cvtColor(picture, cv2.COLOR_RGB2BGR))
     summary = {
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "composites": len(rows),
@@ -239,9 +248,11 @@ def main() -> int:
         "Composites of the three hand-masked fixture photos' portraits (1280 px) with strand-like hair of known",
         "coverage, over four backgrounds (12 composites); leakage and missed person on the photos themselves",
         "against the hand masks. SAD and gradient error in the edge band (6 px round every fractional alpha and",
-        "the outline), / 1000. Regenerate with `apps/worker/engine/.venv/bin/python bench/engine-matte.py --label after --crops`.",
+        "the outline), / 1000. Regenerate with",
+        "`apps/worker/engine/.venv/bin/python bench/engine-matte.py --label after --crops`.",
         "",
-        "| matte | SAD in band (mean) | gradient error in band (mean) | leakage | missed person | s per portrait (median) |",
+        "| matte | SAD in band (mean) | gradient error in band (mean) | leakage | missed person "
+        "| s per portrait (median) |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for label, run in results.items():

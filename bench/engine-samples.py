@@ -24,6 +24,7 @@ sys.path[:0] = [str(ENGINE), str(ENGINE / "tests")]
 
 import generate_support  # noqa: E402
 from generate_support import FIXTURES, MODEL_PHOTOS, RecordingJob, build_model, generate_params, load_templates  # noqa: E402
+
 from studioshot_engine.studio.generate import StudioGenerator  # noqa: E402
 
 TEMPLATES = ("prof_1", "prof_23", "prof_41")

@@ -32,6 +32,7 @@ sys.path[:0] = [str(ENGINE), str(ENGINE / "tests"), str(ROOT / "bench")]
 
 import generate_support  # noqa: E402
 from generate_support import FIXTURES, MODEL_PHOTOS, RecordingJob, build_model, generate_params, load_templates  # noqa: E402
+
 from studioshot_engine.studio.generate import StudioGenerator  # noqa: E402
 from studioshot_engine.studio.render.streaks import find_streaks  # noqa: E402
 
@@ -52,7 +53,12 @@ def cut_photos(directory: Path, cut: tuple[float, float, float, float]) -> Path:
         with Image.open(FIXTURES / f"{name}.jpg") as photo:
             width, height = photo.size
             left, top, right, bottom = cut
-            box = (round(left * width), round(top * height), width - round(right * width), height - round(bottom * height))
+            box = (
+                round(left * width),
+                round(top * height),
+                width - round(right * width),
+                height - round(bottom * height),
+            )
             photo.crop(box).save(directory / f"{name}.jpg", quality=92)
     return directory
 
@@ -129,8 +135,10 @@ def main() -> int:
     ]
     for label, run in results.items():
         for set_name, counted in run["sets"].items():
-            lines.append(f"| {label} ({run['date']}, {run['size']} px) | {set_name}: {counted['photos']} | "
-                         f"**{counted['flagged']}** / {counted['images']} | {counted.get('dropped', 0)} |")
+            lines.append(
+                f"| {label} ({run['date']}, {run['size']} px) | {set_name}: {counted['photos']} | "
+                f"**{counted['flagged']}** / {counted['images']} | {counted.get('dropped', 0)} |"
+            )
     (RESULTS / "engine-streaks.md").write_text("\n".join(lines) + "\n")
     return 0
 

@@ -117,8 +117,13 @@ def with_outside(model: StudioModel, index: int, value: int) -> StudioModel:
     rgb, matte = portrait.rgb.copy(), portrait.matte.copy()
     rgb[outside], matte[outside] = value, value
     changed = dataclasses.replace(portrait, rgb=rgb, matte=matte)
-    return StudioModel(path=f"{model.path}#{value}", profile=model.profile, arrays=model.arrays, count=model.count,
-                       portraits={index: changed})
+    return StudioModel(
+        path=f"{model.path}#{value}",
+        profile=model.profile,
+        arrays=model.arrays,
+        count=model.count,
+        portraits={index: changed},
+    )
 
 
 def test_the_renderer_never_samples_outside_the_photo(hair_at_top: Path, templates: list[dict[str, Any]]) -> None:

@@ -43,5 +43,3 @@ def test_the_detector_flags_a_replicated_side_edge_at_any_size() -> None:
     sideways = np.ascontiguousarray(np.rot90(replicated_top(np.ascontiguousarray(np.rot90(photo, -1)), 100)))
     report = find_streaks(sideways)
     assert report.flagged and report.edges == ["left"], report.cover
-
-

@@ -69,10 +69,10 @@ class StudioGenerator:
             job.raise_if_cancelled()
             image_started = time.perf_counter()
             image_seed = seed_for_image(seed, index)
-            found = self._clean_render(job, model, look, index, first_reference, image_seed, size)
+            found = self._clean_render(job, model, look, index=index, first=first_reference, seed=image_seed, size=size)
             if found is None:
                 dropped += 1
-                job.log("warning", f"image {index}: no portrait renders it without streaks or a visible cut; dropped")
+                job.log("warn", f"image {index}: no portrait renders it without streaks or a visible cut; dropped")
             else:
                 reference, rendered = found
                 path = write_jpeg(os.path.join(params.output_dir, f"image-{index}.jpg"), rendered.image)
@@ -117,7 +117,7 @@ class StudioGenerator:
         }
 
     def _clean_render(
-        self, job: JobContext, model: StudioModel, look: Look, index: int, first: int, image_seed: int, size: int
+        self, job: JobContext, model: StudioModel, look: Look, *, index: int, first: int, seed: int, size: int
     ) -> tuple[int, Rendered] | None:
         """Image `index` rendered without streaks: from portrait `first` as the look frames it, then
         framed tighter, then from each other portrait in turn. None when none is clean."""
@@ -125,11 +125,17 @@ class StudioGenerator:
         for reference in order:
             for tighter in (1.0, TIGHTER):
                 self._prepare(job, model, reference)
-                rng = np.random.default_rng(image_seed)
+                rng = np.random.default_rng(seed)
                 shot_look, variation = vary(look, index, rng)
                 try:
                     rendered = render(
-                        model, reference, shot_look, variation, size, rng=rng, checkpoint=job.raise_if_cancelled,
+                        model,
+                        reference,
+                        shot_look,
+                        variation,
+                        size,
+                        rng=rng,
+                        checkpoint=job.raise_if_cancelled,
                         tighter=tighter,
                     )
                 except Unframeable as why:

@@ -198,9 +198,10 @@ def _colour_nearby(image: np.ndarray, where: np.ndarray, size: int) -> tuple[np.
     for fraction in STRAND_COLOUR_SIGMAS:
         sigma = fraction * small_side
         this_weight = cv2.GaussianBlur(small_where, (0, 0), sigma)
-        this_colour = cv2.GaussianBlur(small_image * small_where[..., None], (0, 0), sigma) / np.maximum(
-            this_weight, 1e-6
-        )[..., None]
+        this_colour = (
+            cv2.GaussianBlur(small_image * small_where[..., None], (0, 0), sigma)
+            / np.maximum(this_weight, 1e-6)[..., None]
+        )
         if colour is None or weight is None:
             colour, weight = this_colour, this_weight
         else:

@@ -6,11 +6,12 @@ grain) changes both ways about as much.
 
 The test works on the image's detail (what a blur of `detail_sigma` px leaves out: a soft backdrop's
 window frames and shelf edges are not detail, a repeated row of hair is), on differences between
-neighbouring pixels, averaged over windows long along the suspected streaks and narrow across them: a window is streaked when its differences across are
-large and several times those along. Each difference counts only up to a cap, so one strong edge
-(a cheek, a collar, a window frame in the backdrop) does not make a window streaked; many columns
-each unlike the next do. Streaks start at the image's edge, so only streaked areas reaching it
-count, and an image is flagged when they cover more than MIN_COVER of the band next to one edge.
+neighbouring pixels, averaged over windows long along the suspected streaks and narrow across them:
+a window is streaked when its differences across are large and several times those along. Each
+difference counts only up to a cap, so one strong edge (a cheek, a collar, a window frame in the
+backdrop) does not make a window streaked; many columns each unlike the next do. Streaks start at
+the image's edge, so only streaked areas reaching it count, and an image is flagged when they cover
+more than MIN_COVER of the band next to one edge.
 """
 
 from __future__ import annotations
