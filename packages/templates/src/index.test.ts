@@ -312,9 +312,7 @@ describe('templates: studio params', () => {
         const s = v.studio;
         const at = `${t.id}/${v.name}`;
         const n = v.name;
-        if (
-          /^(Warm|Morning Warm|Warm Afternoon|Warm Concrete|Golden|Golden Hour|Sunset)$/.test(n)
-        ) {
+        if (/^(Warm|Morning Warm|Warm Afternoon|Golden|Golden Hour|Sunset)$/.test(n)) {
           expect(s.grade.temperature, at).toBeGreaterThan(base.grade.temperature);
           checked++;
         }
