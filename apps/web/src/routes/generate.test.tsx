@@ -1,6 +1,6 @@
 import type { User } from '@studioshot/contracts';
 import { ZIdempotencyKeySchema } from '@studioshot/contracts';
-import { templateById } from '@studioshot/templates';
+import { TEMPLATES, templateById } from '@studioshot/templates';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generationResult, imageId, MODEL_ID } from '../features/generation/testing';
@@ -570,5 +570,27 @@ describe('/generate: generating', () => {
     const alert = await expectFailureAlert('No face was found in your model.');
     fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('region', { name: 'Your AI Headshots' })).toBeTruthy();
+  });
+});
+
+describe('/generate: the template card speaks for the model’s engine', () => {
+  const shown = async () => {
+    await generateButton();
+    const template = TEMPLATES.find((t) => t.name === selected())!;
+    return { template, card: document.getElementById('template-title')!.parentElement! };
+  };
+
+  it('a studio model: only the backdrop, light, framing and finish', async () => {
+    studio();
+    const { template, card } = await shown();
+    expect(within(card).getByText(template.description)).toBeTruthy();
+    expect(within(card).queryByText(template.flux_description)).toBeNull();
+  });
+
+  it('a flux model: the attire its prompt asks for', async () => {
+    const fluxModel = userModel({ ...READY_MODEL, model_type: 'flux' });
+    pageOpener('/generate', GENERATE, [fluxModel], { credits_balance: 10, gender: 'male' })();
+    const { template, card } = await shown();
+    expect(within(card).getByText(template.flux_description)).toBeTruthy();
   });
 });
