@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { TEMPLATES } from '@studioshot/templates';
 import { pino } from 'pino';
 import sharp from 'sharp';
-import { engineCommandLine, EngineProcess } from '../src/engine/engine-process.js';
+import { engineCommandLine, EngineProcess } from '../src/bridge/engine-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = path.join(root, 'test/fixtures');

@@ -8,8 +8,8 @@ import {
   EngineProcess,
   type EngineProcessOptions,
   type EngineProgress,
-} from '../src/engine/engine-process.js';
-import { EnginePool } from '../src/engine/engine-pool.js';
+} from '../src/bridge/engine-process.js';
+import { EnginePool } from '../src/bridge/engine-pool.js';
 import {
   ENGINE_PYTHON,
   FIXTURES,

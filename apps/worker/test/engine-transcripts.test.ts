@@ -8,7 +8,7 @@ import {
   EngineFailure,
   EngineProcess,
   type EngineStartRequest,
-} from '../src/engine/engine-process.js';
+} from '../src/bridge/engine-process.js';
 import { FIXTURES, WORKER_ROOT } from './support/harness.js';
 import { LogCapture } from './support/log-capture.js';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rejudgePhotoSet } from '../src/jobs/check-photo.js';
+import { rejudgePhotoSet } from '../src/photo-checks/check-photo.js';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
 import { createSuite, FIXTURES, type Suite } from './support/harness.js';
 

@@ -12,8 +12,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { EngineFailure } from '../engine/engine-process.js';
-import type { EngineLease } from '../engine/engine-pool.js';
+import { EngineFailure } from '../bridge/engine-process.js';
+import type { EngineLease } from '../bridge/engine-pool.js';
 import type { PhotoAnalyzer } from '../photo-checks/index.js';
 import {
   TaskInputError,

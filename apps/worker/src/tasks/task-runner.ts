@@ -16,8 +16,8 @@ import {
   type EngineRunOptions,
   type EngineRunResult,
   type EngineStartRequest,
-} from '../engine/engine-process.js';
-import type { EngineLease } from '../engine/engine-pool.js';
+} from '../bridge/engine-process.js';
+import type { EngineLease } from '../bridge/engine-pool.js';
 import { isFinalAttempt, type JobContext, type JobHandler } from '../jobs/registry.js';
 import { TaskStopped, type TaskCancellations } from './task-cancellations.js';
 import type { TaskEvents } from './task-events.js';

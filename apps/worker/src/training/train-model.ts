@@ -6,8 +6,8 @@ import {
   EngineFailure,
   type EngineArtifact,
   type EngineRunResult,
-} from '../engine/engine-process.js';
-import type { EngineLease } from '../engine/engine-pool.js';
+} from '../bridge/engine-process.js';
+import type { EngineLease } from '../bridge/engine-pool.js';
 import {
   TaskInputError,
   type ProgressBand,

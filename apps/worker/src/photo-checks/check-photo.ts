@@ -9,7 +9,7 @@ import {
   ZPhotoAnalysisSchema,
   type PhotoAnalysis,
   type PhotoAnalyzer,
-} from '../photo-checks/index.js';
+} from './index.js';
 
 export interface CheckPhotoDeps {
   db: Db;

@@ -1,9 +1,9 @@
 import { JOB_NAMES } from '@studioshot/contracts';
 import type { Db } from '@studioshot/db';
 import type { Storage } from '@studioshot/storage';
-import { createPhotoAnalyzer } from '../photo-checks/index.js';
+import { createPhotoAnalyzer } from './index.js';
 import { checkPhoto, markCheckFailed, rejudgePhotoSet } from './check-photo.js';
-import type { JobHandler } from './registry.js';
+import type { JobHandler } from '../jobs/registry.js';
 
 export interface PhotoCheckHandlerDeps {
   db: Db;
