@@ -18,8 +18,8 @@ import { deletionRoutes } from './routes/deletion.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
 import { generationRoutes } from './routes/generation.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
-import { paymentsRoutes, paymentsWebhookRoute } from './routes/payments.routes.js';
-import { renewalsTestRoutes } from './routes/renewals.routes.js';
+import { paymentsRoutes, paymentsWebhookRoute } from './money/payments.routes.js';
+import { renewalsTestRoutes } from './money/renewals.routes.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { trainingRoutes } from './routes/training.routes.js';
 import { uploadRoutes } from './routes/upload.routes.js';
@@ -71,7 +71,7 @@ export function createApp(c: Container): Express {
   });
   // The webhook reads its raw body: before the JSON parser.
   const raw = routes.router();
-  paymentsWebhookRoute(raw, c.stripeWebhooks);
+  paymentsWebhookRoute(raw, c.stripeIntake);
   app.use(raw.express);
   app.use(express.json({ limit: '64kb', strict: true }));
   app.use(refuseNulCharacters);
@@ -109,7 +109,8 @@ export function createApp(c: Container): Express {
     },
   });
   paymentsRoutes(api, {
-    payments: c.payments,
+    checkout: c.checkout,
+    fulfilment: c.fulfilment,
     subscriptions: c.subscriptions,
     billing: c.billing,
     testProvider: c.testPaymentProvider,

@@ -1,5 +1,5 @@
 import { createDb, type Db } from '@studioshot/db';
-import { EXPORT_LINK_MINUTES } from '@studioshot/contracts';
+import { EXPORT_LINK_MINUTES, SCHEDULED_JOBS } from '@studioshot/contracts';
 import { Redis } from 'ioredis';
 import { productionWarnings, type Env } from './env.js';
 import type { Logger } from './logger.js';
@@ -12,22 +12,12 @@ import { TasksRepository } from './repositories/tasks.repository.js';
 import { TaskEventsRepository } from './repositories/task-events.repository.js';
 import { TrainingRepository } from './repositories/training.repository.js';
 import { UploadsRepository } from './repositories/uploads.repository.js';
-import {
-  createStripeClient,
-  StripePaymentProvider,
-} from './repositories/payment-providers/stripe-provider.js';
-import { TestPaymentProvider } from './repositories/payment-providers/test-provider.js';
-import { PaymentsRepository } from './repositories/payments.repository.js';
 import { SessionRevocationsRepository } from './repositories/session-revocations.repository.js';
 import { TokensRepository } from './repositories/tokens.repository.js';
 import { UserCache } from './repositories/user-cache.js';
 import { UsersRepository } from './repositories/users.repository.js';
 import { ScheduledJobs } from './scheduling/scheduled-jobs.js';
-import { SubscriptionPeriodsRepository } from './repositories/subscription-periods.repository.js';
-import { RenewalsService } from './services/renewals.service.js';
-import { StripeWebhooksService } from './services/stripe-webhooks.service.js';
-import { StripeBillingRepository } from './repositories/stripe-billing.repository.js';
-import { SCHEDULED_JOBS } from './scheduling/scheduled-work.js';
+import { createMoneyArea, type MoneyArea } from './money/area.js';
 import { DataExportsRepository } from './repositories/data-exports.repository.js';
 import { RetentionRepository } from './repositories/retention.repository.js';
 import { AccountSettingsService } from './services/account-settings.service.js';
@@ -44,11 +34,6 @@ import { QueueService } from './services/queue.service.js';
 import { DurationEstimates } from './services/duration-estimates.js';
 import { TrainingService } from './services/training.service.js';
 import { UploadsService } from './services/uploads.service.js';
-import { PaymentsService } from './services/payments.service.js';
-import { BillingRepository } from './repositories/billing.repository.js';
-import { BillingService } from './services/billing.service.js';
-import { UpgradesService } from './services/upgrades.service.js';
-import { SubscriptionsService } from './services/subscriptions.service.js';
 import { AuthRateLimits } from './services/rate-limits.js';
 import { DeviceCookies } from './services/device-cookies.js';
 import { PasswordHasher } from './services/passwords.js';
@@ -65,7 +50,7 @@ import { PhotoSetDeletionService } from './services/photo-set-deletion.service.j
 import { WorkStopper } from './services/work-stopper.js';
 
 /** Everything the HTTP layer needs, wired once from the environment. */
-export interface Container {
+export interface Container extends MoneyArea {
   env: Env;
   logger: Logger;
   db: Db;
@@ -89,11 +74,6 @@ export interface Container {
    */
   start(): Promise<void>;
   ledger: CreditLedgerRepository;
-  payments: PaymentsService;
-  paymentsRepo: PaymentsRepository;
-  subscriptions: SubscriptionsService;
-  /** Billing history, receipts and resuming created payment intents. */
-  billing: BillingService;
   storage: Storage;
   jobs: JobQueueRepository;
   uploads: UploadsService;
@@ -104,17 +84,11 @@ export interface Container {
   /** Every task change, of every type: what /ws relays. */
   taskEvents: TaskEventsRepository;
   queue: QueueService;
-  /** Present in test payment mode only. */
-  testPaymentProvider?: TestPaymentProvider;
-  /** Stripe's webhook events and Stripe Billing subscriptions; absent without a webhook secret. */
-  stripeWebhooks?: StripeWebhooksService;
   /**
    * Timed work on BullMQ (scheduling/scheduled-jobs.ts): jobs are added here in every process;
    * main.ts registers the handlers and starts the worker that runs them.
    */
   scheduled: ScheduledJobs;
-  /** Billing periods: renewals, credit months, retries and lapses (the test clock too). */
-  renewals: RenewalsService;
   /** The settings page: sign-ins, password change. */
   accountSettings: AccountSettingsService;
   /** 'Download my data'. */
@@ -198,70 +172,17 @@ export function createContainer(env: Env, logger: Logger): Container {
     grace: refreshGrace,
   });
   const ledger = new CreditLedgerRepository(db);
-  const paymentsRepo = new PaymentsRepository(db);
-  const testPaymentProvider =
-    env.PAYMENT_PROVIDER === 'test' ? new TestPaymentProvider(db) : undefined;
-  const stripe = createStripeClient({
-    // In test mode the SDK only verifies webhook signatures, which needs no real key.
-    secretKey: env.STRIPE_SECRET_KEY ?? 'sk_test_signature_verification_only',
-    apiBase: env.STRIPE_API_BASE,
-  });
   const generationsRepo = new GenerationsRepository(db);
-  const billingRepo = new BillingRepository(db);
   const bullPrefix = `${env.REDIS_PREFIX}bull`;
   const scheduled = new ScheduledJobs({ connection: redis, prefix: bullPrefix, logger });
-  const stripeBilling = new StripeBillingRepository(db);
-  const stripeProvider = testPaymentProvider
-    ? undefined
-    : new StripePaymentProvider(stripe, stripeBilling);
-  const paymentProvider = testPaymentProvider ?? stripeProvider!;
-  const subscriptionPeriods = new SubscriptionPeriodsRepository(db);
-  const renewals = new RenewalsService({
-    periods: subscriptionPeriods,
-    ledger,
-    provider: paymentProvider,
-    scheduled,
-    testClock: env.TEST_CLOCK === true && testPaymentProvider !== undefined,
+  const money = createMoneyArea(env, {
+    db,
     logger,
-  });
-  const payments = new PaymentsService({
-    payments: paymentsRepo,
-    ledger,
     users: usersRepo,
-    upgrades: new UpgradesService({
-      billing: billingRepo,
-      users: usersRepo,
-      payments: paymentsRepo,
-      ledger,
-      clockOffsetMs:
-        env.TEST_CLOCK === true && testPaymentProvider !== undefined
-          ? (userId) => subscriptionPeriods.clockOffsetMs(db, userId)
-          : undefined,
-    }),
+    ledger,
     generations: generationsRepo,
-    renewals,
-    provider: paymentProvider,
-    stripePublishableKey: stripeProvider ? env.STRIPE_PUBLISHABLE_KEY : undefined,
-    // Made below: the webhook service needs the payments service too.
-    planChanged: async (userId: string, itemId: string): Promise<void> => {
-      await stripeWebhooks?.planChanged(userId, itemId);
-    },
-    logger,
+    scheduled,
   });
-  // Stripe-signed webhooks; test mode takes them too when a secret is set (payment intents only).
-  const stripeWebhooks: StripeWebhooksService | undefined = env.STRIPE_WEBHOOK_SECRET
-    ? new StripeWebhooksService({
-        stripe,
-        secret: env.STRIPE_WEBHOOK_SECRET,
-        toleranceSeconds: env.WEBHOOK_TOLERANCE_SECONDS,
-        billing: stripeBilling,
-        payments,
-        paymentsRepo,
-        renewals,
-        provider: stripeProvider,
-        logger,
-      })
-    : undefined;
   const storage = createStorage(env);
   const jobs = new JobQueueRepository(redis, bullPrefix, {
     trainingAttempts: env.TRAINING_ATTEMPTS,
@@ -294,7 +215,7 @@ export function createContainer(env: Env, logger: Logger): Container {
   });
   const generation = new GenerationService({
     generations: generationsRepo,
-    payments,
+    orders: money.generationOrders,
     defaultEngine: env.ENGINE_KIND,
     tasks: tasksRepo,
     jobs,
@@ -363,7 +284,7 @@ export function createContainer(env: Env, logger: Logger): Container {
       revocations,
       grace: refreshGrace,
       limits: authLimits,
-      provider: payments.provider,
+      provider: money.paymentProvider,
       storage,
       traces,
       stopper,
@@ -380,26 +301,7 @@ export function createContainer(env: Env, logger: Logger): Container {
     taskEvents,
     queue,
     ledger,
-    payments,
-    paymentsRepo,
-    subscriptions: new SubscriptionsService({
-      payments: paymentsRepo,
-      periods: subscriptionPeriods,
-      users: usersRepo,
-      renewals,
-      stripe: stripeWebhooks,
-    }),
-    stripeWebhooks,
-    renewals,
-    billing: new BillingService({
-      billing: billingRepo,
-      payments: paymentsRepo,
-      users: usersRepo,
-      provider: payments.provider,
-      publicUrl: env.PUBLIC_URL,
-      logger,
-    }),
-    testPaymentProvider,
+    ...money,
     scheduled,
     accountSettings: new AccountSettingsService({
       tokens: tokensRepo,

@@ -1,4 +1,4 @@
-import { MESSAGES, ZGenerationResultSchema } from '@studioshot/contracts';
+import { MESSAGES, SCHEDULED_JOBS, ZGenerationResultSchema } from '@studioshot/contracts';
 import { endTask } from '@studioshot/db';
 import { GENERATION_ORDER } from '@studioshot/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   trainedModel,
   type GenUser,
 } from './generation-helpers.js';
+import { queueRefundsAtGenerationEnd } from '../src/scheduling/scheduled-work.js';
 import { createTestApp, type TestApp } from './helpers.js';
 import { createIntent, payWithCard, type Intent } from './payments-helpers.js';
 import { completedSession } from './training-helpers.js';
@@ -172,7 +173,9 @@ describe('the generation order', () => {
     expect(await generationsOf(owner.id)).toHaveLength(0);
   });
 
-  it('a paid generation that fails for good is refunded at the provider, once', async () => {
+  // The refund moved to the generation's end: the end records it, the refund handler carries it
+  // out, before any page asks (it used to start when the results page saw the failure).
+  it('a paid generation that fails for good is refunded at the provider at its end, once', async () => {
     const { user, intent } = await paidOrder();
     const id = ZGenerationResultSchema.parse((await resultsCall(user, intent)).body).id;
     await endTask(t.c.db, id, {
@@ -180,30 +183,75 @@ describe('the generation order', () => {
       message: 'Generation failed',
       errorMessage: 'The engine broke',
     });
+    // What the refund job runs, before the results page asks again.
+    expect(await t.c.generationOrders.refundDue()).toBe(1);
+    expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
+    expect((await paymentOf(intent)).status).toBe('refunded');
     const failed = await resultsCall(user, intent);
     expect(failed.status).toBe(502);
     expect(failed.body.detail).toBe(`The engine broke ${MESSAGES.generationOrderRefunded}`);
-    expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
-    expect((await paymentOf(intent)).status).toBe('refunded');
 
-    // A reload and the sweep refund nothing more; the failed order makes no second generation.
+    // A reload and the handler again refund nothing more; the failed order makes no second generation.
     await resultsCall(user, intent);
-    expect(await t.c.payments.refundFailedPaidGenerations()).toBe(0);
+    expect(await t.c.generationOrders.refundDue()).toBe(0);
     expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
     expect(await generationsOf(user.id)).toHaveLength(1);
     expect(await balance(t, user.id)).toBe(0);
   });
 
-  it('the sweep refunds a failed paid generation no page saw', async () => {
+  it("a failed paid generation's end records its refund in the same transaction, and the handler carries it out once", async () => {
     const { user, intent } = await paidOrder();
     const id = ZGenerationResultSchema.parse((await resultsCall(user, intent)).body).id;
+    expect((await paymentOf(intent)).refund_due_at).toBeNull();
     await endTask(t.c.db, id, {
       status: 'failed',
       message: 'Generation failed',
       errorMessage: 'x',
     });
-    expect(await t.c.payments.refundFailedPaidGenerations()).toBe(1);
+    // Recorded with the task's end; the money has not moved yet.
+    expect(await paymentOf(intent)).toMatchObject({
+      status: 'succeeded',
+      refund_due_at: expect.any(Date),
+    });
+    expect(await refundedAtProvider(intent)).toBe(0);
+    expect(await t.c.generationOrders.refundDue()).toBe(1);
     expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
-    expect(await t.c.payments.refundFailedPaidGenerations()).toBe(0);
+    expect(await t.c.generationOrders.refundDue()).toBe(0);
+  });
+
+  it("queues the refund job as soon as the API sees a paid generation's end", async () => {
+    const stop = queueRefundsAtGenerationEnd(t.c);
+    try {
+      const { user, intent } = await paidOrder();
+      const id = ZGenerationResultSchema.parse((await resultsCall(user, intent)).body).id;
+      const queued = new Promise<void>((resolve) => {
+        const off = t.c.taskEvents.onChange(async (change) => {
+          if (change.taskId !== id) return;
+          // The listener under test reads the same row; the job is added right after.
+          for (;;) {
+            if (await t.c.scheduled.job(`refund.${id}`)) break;
+            await new Promise((next) => setImmediate(next));
+          }
+          off();
+          resolve();
+        });
+      });
+      await endTask(t.c.db, id, {
+        status: 'failed',
+        message: 'Generation failed',
+        errorMessage: 'x',
+      });
+      await t.c.taskEvents.announce(id, { userId: user.id, taskType: 'generation' });
+      await queued;
+      expect(await t.c.scheduled.job(`refund.${id}`)).toMatchObject({
+        name: SCHEDULED_JOBS.generationOrderRefunds,
+      });
+      // Once the handler has run, nothing is due for it any more.
+      expect(await t.c.generationOrders.refundDue()).toBe(1);
+      expect(await t.c.generationOrders.refundDueFor(id)).toBe(false);
+      expect(await refundedAtProvider(intent)).toBe(GENERATION_ORDER.price_cents);
+    } finally {
+      stop();
+    }
   });
 });

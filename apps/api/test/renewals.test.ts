@@ -1,9 +1,10 @@
 import type { SubscriptionResponse, TestClockAdvanceResponse } from '@studioshot/contracts';
 import { findPlan } from '@studioshot/pricing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SubscriptionPeriodsRepository } from '../src/repositories/subscription-periods.repository.js';
+import { PaymentsRepository } from '../src/money/payments.repository.js';
+import { SubscriptionPeriodsRepository } from '../src/money/subscription-periods.repository.js';
 import { registerScheduledWork } from '../src/scheduling/scheduled-work.js';
-import { renewalChargeKey } from '../src/services/renewals.service.js';
+import { renewalChargeKey } from '../src/money/renewals.service.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 import { createIntent, GOOD_CARD, payWithCard, profileOf } from './payments-helpers.js';
 import { completedSession, startTraining } from './training-helpers.js';
@@ -159,7 +160,7 @@ describe('renewals', () => {
     });
     await payWithCard(t, user.token, intent).expect(200);
     const paid = await t.c.testPaymentProvider!.retrieveIntent(intent.payment_intent_id);
-    const payment = (await t.c.paymentsRepo.findByIntent(intent.payment_intent_id))!;
+    const payment = (await new PaymentsRepository(t.c.db).findByIntent(intent.payment_intent_id))!;
     const confirm = () =>
       t.request
         .post('/api/v1/payments/confirm-plan-subscription')
@@ -168,7 +169,7 @@ describe('renewals', () => {
     const [first, second] = await Promise.all([
       confirm(),
       confirm(),
-      t.c.payments.fulfil(payment, paid!),
+      t.c.fulfilment.fulfil(payment, paid!),
       t.c.renewals.processDue(user.id),
     ]);
     expect([first.status, second.status]).toEqual([200, 200]);

@@ -7,7 +7,8 @@ import type { Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerScheduledWork, SCHEDULED_JOBS } from '../src/scheduling/scheduled-work.js';
+import { SCHEDULED_JOBS } from '@studioshot/contracts';
+import { registerScheduledWork } from '../src/scheduling/scheduled-work.js';
 import type { PurgeReport } from '../src/services/retention.service.js';
 import {
   createAppWithStorage,

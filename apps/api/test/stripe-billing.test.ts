@@ -467,7 +467,7 @@ describe('a plan bought in Stripe mode', () => {
     const s = await subscriber();
     const [p1] = monthlyPeriods(0, 1);
     await deliver(s.t, paid(s, p1!, 'subscription_create')).expect(200);
-    await s.t.c.stripeWebhooks!.reconcile(s.userId);
+    await s.t.c.subscriptionSync!.reconcile(s.userId);
     // What Stripe (stripe-mock) answers for this subscription now.
     const answer = await new Stripe(SECRET_KEY, {
       host: new URL(stripeMockUrl()).hostname,
@@ -511,7 +511,7 @@ describe('a plan bought in Stripe mode', () => {
     await profileReaches(s.t, s.token, { plan_type: 'premium' });
     // Stripe renews at Premium's price from now on: the move is recorded, and Stripe (stripe-mock)
     // takes the update the move makes.
-    await expect(s.t.c.stripeWebhooks!.planChanged(s.userId, 'premium')).resolves.toBeUndefined();
+    await expect(s.t.c.paymentProvider.movePlan!(s.userId, 'premium')).resolves.toBeUndefined();
     const held = await s.t.c.db
       .selectFrom('stripe_subscriptions')
       .select('item_id')

@@ -18,3 +18,4 @@ export * from './billing.js';
 export * from './deletion.js';
 export * from './renewals.js';
 export * from './custom-prompt.js';
+export * from './scheduled-jobs.js';

@@ -123,6 +123,11 @@ export interface PaymentsTable {
   from_plan: string | null;
   /** When the provider refunded it (a paid generation that failed, a stale plan payment). */
   refunded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /**
+   * A paid generation that ended failed or cancelled: when its end recorded that the order is due
+   * back (the task store's end effect); the refund handler then refunds it at the provider.
+   */
+  refund_due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** An upgrade in the middle of a period: how it was priced (applies only within that period). */
   proration: ColumnType<PaymentProration | null, string | null | undefined, string | null>;
   created_at: Timestamp;

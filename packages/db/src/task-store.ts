@@ -149,9 +149,19 @@ const generationEffects: TaskEffects = {
       .execute();
   },
   // The credits reserved when it was accepted go back, once (the refund has its own ledger key):
-  // a worker's failure, a cancel and the no-worker sweep all end here.
+  // a worker's failure, a cancel and the no-worker sweep all end here. A paid generation's order
+  // is recorded as due back; the API's refund handler gives the money back at the provider.
   async ended(trx, task) {
     await refundGenerationCredits(trx, task.id);
+    await trx
+      .updateTable('payments')
+      .set({ refund_due_at: sql`now()`, updated_at: sql`now()` })
+      .where('status', '=', 'succeeded')
+      .where('refund_due_at', 'is', null)
+      .where('id', '=', (eb) =>
+        eb.selectFrom('generations').select('payment_id').where('id', '=', task.id),
+      )
+      .execute();
   },
 };
 

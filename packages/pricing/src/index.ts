@@ -142,6 +142,9 @@ export function planPeriodPriceCents(plan: Pick<Plan, 'price_cents'>, cycle: Bil
 /** Months in one billing period. */
 export const BILLING_CYCLE_MONTHS: Record<BillingCycle, number> = { monthly: 1, annual: 12 };
 
+/** Days after the period end on which a failed renewal is tried again; after the last, it lapses. */
+export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
+
 /**
  * A subscription's catalogue item id (a payment's item_id): the plan id for monthly billing,
  * `{plan}_annual` for annual.
@@ -310,3 +313,37 @@ export const ALWAYS_ON_COST = 1130;
 export const PLAN_RESET_DATE = '2025-10-01';
 
 export * from './proration.js';
+
+/**
+ * What the pricing call answers (GET /api/v1/payments/pricing): the whole catalogue as the pages
+ * show it. The API serves it and the web's tests answer with it, so both read one catalogue.
+ */
+export function pricingAnswer(options: { testMode: boolean; stripePublishableKey?: string }) {
+  const plans = PLANS.map((p) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    price: p.price_cents,
+    price_cents: p.price_cents,
+    credits: p.credits,
+    training_limit: p.training_limit,
+    features: [...p.features],
+    popular: p.popular,
+  }));
+  return {
+    pricing_options: plans,
+    subscription_plans: plans,
+    onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
+    credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p, for_sale: false })),
+    training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
+    training_fee_dollars: TRAINING_FEE_DOLLARS,
+    free_credits_included: FREE_CREDITS_INCLUDED,
+    currency: CURRENCY,
+    test_mode: options.testMode,
+    ...(options.stripePublishableKey
+      ? { stripe_publishable_key: options.stripePublishableKey }
+      : {}),
+  };
+}
+
+export type PricingAnswer = ReturnType<typeof pricingAnswer>;

@@ -16,9 +16,9 @@ import {
 } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { BillingRepository, BillingRow } from '../repositories/billing.repository.js';
-import type { PaymentProvider } from '../repositories/payment-providers/provider.js';
-import type { PaymentsRepository } from '../repositories/payments.repository.js';
+import type { BillingRepository, BillingRow } from './billing.repository.js';
+import type { PaymentProvider } from './payment-providers/provider.js';
+import type { PaymentsRepository } from './payments.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 
 /** Who the receipts are from. */

@@ -1,51 +1,28 @@
-import type {
-  PaymentIntentResponse,
-  PricingResponse,
-  UpgradeIntentResponse,
-} from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts';
-import type { PaymentKind, PaymentProration } from '@studioshot/db';
+import type { PaymentKind } from '@studioshot/db';
 import {
-  COMING_SOON_CREDIT_PACKS,
-  CREDIT_PACKAGES,
-  CURRENCY,
-  findComingSoonCreditPack,
-  findCreditPackage,
-  findPlan,
-  findTrainingPack,
-  FREE_CREDITS_INCLUDED,
-  GENERATION_ORDER,
-  PLANS,
-  tierRank,
-  TRAINING_FEE_DOLLARS,
-  TRAINING_PACKS,
-  trainingPackById,
   anchoredPeriodEnd,
   BILLING_CYCLE_MONTHS,
+  findCreditPackage,
+  findPlan,
   findSubscriptionItem,
-  planPeriodPriceCents,
   subscriptionItemId,
+  tierRank,
+  trainingPackById,
   type BillingCycle,
   type PaidPlan,
   type PlanType,
 } from '@studioshot/pricing';
-import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
-import type { GenerationsRepository } from '../repositories/generations.repository.js';
-import type {
-  PaymentProvider,
-  ProviderIntent,
-} from '../repositories/payment-providers/provider.js';
-import type { Payment, PaymentsRepository } from '../repositories/payments.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { PaymentProvider, ProviderIntent } from './payment-providers/provider.js';
+import type { Payment, PaymentsRepository } from './payments.repository.js';
 import type { RenewalsService } from './renewals.service.js';
+import { StalePlanPayment } from './stale-plan-payment.js';
 import type { UpgradesService } from './upgrades.service.js';
-
-/** A plan payment that would lower the plan, or whose starting plan is no longer the user's. */
-export class StalePlanPayment extends Error {}
 
 /** What a payment bought, read from the catalogue by its kind and item. */
 interface Grant {
@@ -106,278 +83,25 @@ export interface ConfirmOutcome {
   trainingLimit: number;
 }
 
-export class PaymentsService {
+/**
+ * Fulfilment: the one place purchases take effect, whoever reports the payment (the page's
+ * confirm call, a webhook, reconciliation), once per payment; and the refund of a payment that
+ * can no longer apply.
+ */
+export class FulfilmentService {
   constructor(
     private readonly deps: {
       payments: PaymentsRepository;
       ledger: CreditLedgerRepository;
       users: UsersRepository;
       provider: PaymentProvider;
-      /** Whether a user has something to generate from, and the paid generations that failed. */
-      generations: Pick<
-        GenerationsRepository,
-        'hasGenerationSource' | 'unrefundedFailedPaidGenerations'
-      >;
-      /** Prices upgrades and applies the prorated ones. */
-      upgrades: UpgradesService;
+      /** Applies the prorated upgrades. */
+      upgrades: Pick<UpgradesService, 'applyProrated'>;
       /** Billing periods: a new subscription's first period; renewal payments are its. */
       renewals: RenewalsService;
-      /**
-       * Stripe mode: a prorated upgrade paid here moves the Stripe subscription to the new plan's
-       * Price (no proration there: it was charged here), so Stripe renews at the new price.
-       */
-      planChanged?: (userId: string, itemId: string) => Promise<void>;
-      /** Stripe mode: the public key the web app's card form loads Stripe.js with. */
-      stripePublishableKey?: string;
       logger: Logger;
     },
   ) {}
-
-  /** The provider intents are made with (the billing calls read intents back from it). */
-  get provider(): PaymentProvider {
-    return this.deps.provider;
-  }
-
-  pricing(): PricingResponse {
-    const plans = PLANS.map((p) => ({
-      id: p.id,
-      name: p.name,
-      description: p.description,
-      price: p.price_cents,
-      price_cents: p.price_cents,
-      credits: p.credits,
-      training_limit: p.training_limit,
-      features: [...p.features],
-      popular: p.popular,
-    }));
-    return {
-      pricing_options: plans,
-      subscription_plans: plans,
-      onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
-      credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p, for_sale: false })),
-      training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
-      training_fee_dollars: TRAINING_FEE_DOLLARS,
-      free_credits_included: FREE_CREDITS_INCLUDED,
-      currency: CURRENCY,
-      test_mode: this.deps.provider.name === 'test',
-      ...(this.deps.stripePublishableKey
-        ? { stripe_publishable_key: this.deps.stripePublishableKey }
-        : {}),
-    };
-  }
-
-  createCreditPayment(
-    userId: string,
-    packageId: string,
-    requestKey: string,
-  ): Promise<PaymentIntentResponse> {
-    const pack = findCreditPackage(packageId);
-    // Published by the pricing call but not for sale yet: said so, not 'invalid'.
-    if (!pack && findComingSoonCreditPack(packageId))
-      throw new AppError('conflict', MESSAGES.creditPackComingSoon);
-    // A pack the catalogue does not have: nothing by that id to buy.
-    if (!pack) throw new AppError('not_found', MESSAGES.invalidCreditPack);
-    return this.createPayment(
-      userId,
-      'credits',
-      pack.id,
-      pack.price_cents,
-      requestKey,
-      MESSAGES.creditPaymentFailed,
-    );
-  }
-
-  /** A plan subscription; with no plan named, one training slot at the default training fee. */
-  async createTrainingPayment(
-    userId: string,
-    body:
-      | {
-          plan_name?: string;
-          plan_price?: number;
-          plan_credits?: number;
-          billing_cycle?: BillingCycle;
-        }
-      | undefined,
-    requestKey: string,
-  ): Promise<PaymentIntentResponse> {
-    if (!body?.plan_name) {
-      const single = findTrainingPack(1)!;
-      if (
-        body?.plan_price !== undefined &&
-        Math.round(body.plan_price * 100) !== single.price_cents
-      ) {
-        // The fee the page showed is not the one charged now: stale, reload (409).
-        throw new AppError('conflict', MESSAGES.trainingPaymentFailed);
-      }
-      return this.createPayment(
-        userId,
-        'training_slots',
-        single.id,
-        single.price_cents,
-        requestKey,
-        MESSAGES.trainingPaymentFailed,
-      );
-    }
-    const name = body.plan_name.trim().toLowerCase();
-    const plan = PLANS.find((p) => p.id === name || p.name.toLowerCase() === name);
-    if (!plan) throw new AppError('not_found', MESSAGES.trainingPaymentFailed);
-    const user = await this.deps.users.findById(userId);
-    if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
-    // A payment never lowers a plan (nor sells the one the user already has): the account's
-    // state refuses it, not the request's form (409).
-    if (tierRank(plan.id) <= tierRank(user.plan_type)) {
-      throw new AppError(
-        'conflict',
-        `${MESSAGES.trainingPaymentFailed}: you are already on ${findPlan(user.plan_type as PaidPlan)?.name ?? user.plan_type} or a higher plan.`,
-      );
-    }
-    // A subscriber moves up through create-upgrade, which charges only the difference for the
-    // rest of the period; selling them the new plan at list price would drop what they paid.
-    if (tierRank(user.plan_type) > tierRank('free')) {
-      throw new AppError('conflict', MESSAGES.planChangeNeedsUpgrade);
-    }
-    const cycle = body.billing_cycle ?? 'monthly';
-    const priceCents = planPeriodPriceCents(plan, cycle);
-    // The client may echo what it showed; it never sets what is charged.
-    const shownCents =
-      body.plan_price === undefined ? undefined : Math.round(body.plan_price * 100);
-    if (
-      (shownCents !== undefined && shownCents !== priceCents && body.plan_price !== priceCents) ||
-      (body.plan_credits !== undefined && body.plan_credits !== plan.credits)
-    ) {
-      // What the page showed is stale (the catalogue moved on): a conflict, reload and retry.
-      throw new AppError(
-        'conflict',
-        `${MESSAGES.trainingPaymentFailed}: the price shown no longer matches ${plan.name}. Reload the page.`,
-      );
-    }
-    return this.createPayment(
-      userId,
-      'subscription',
-      subscriptionItemId(plan.id, cycle),
-      priceCents,
-      requestKey,
-      MESSAGES.trainingPaymentFailed,
-      user.plan_type,
-    );
-  }
-
-  createTrainingPurchase(
-    userId: string,
-    quantity: number,
-    requestKey: string,
-  ): Promise<PaymentIntentResponse> {
-    const pack = findTrainingPack(quantity);
-    if (!pack) {
-      throw new AppError(
-        'not_found',
-        `${MESSAGES.trainingPurchaseFailed}: choose 1, 3 or 5 trainings.`,
-      );
-    }
-    return this.createPayment(
-      userId,
-      'training_slots',
-      pack.id,
-      pack.price_cents,
-      requestKey,
-      MESSAGES.trainingPurchaseFailed,
-    );
-  }
-
-  /**
-   * An upgrade: prorated for the rest of a running period, or a new subscription when nothing is
-   * running (UpgradesService prices it). The answer says how the amount was reached.
-   */
-  async createUpgrade(
-    userId: string,
-    body: { plan_id: string | null | undefined; current_plan?: string | null },
-    requestKey: string,
-  ): Promise<UpgradeIntentResponse> {
-    if (!body.plan_id) throw new AppError('bad_request', MESSAGES.noTargetPlan);
-    const quote = await this.deps.upgrades.quote(userId, body.plan_id, body.current_plan);
-    const intent = await this.createPayment(
-      userId,
-      quote.kind,
-      quote.plan.id,
-      quote.amountCents,
-      // A prorated amount moves with time: a retry with the same key and a new amount is a new intent.
-      `${requestKey}:${quote.amountCents}`,
-      MESSAGES.upgradeFailed,
-      quote.fromPlan,
-      quote.proration,
-    );
-    // A replayed create answers the payment first made, with its own figures.
-    const stored = await this.deps.payments.findByIntent(intent.payment_intent_id);
-    return { ...intent, proration: stored?.proration ?? null };
-  }
-
-  /**
-   * The $29 order. Refused before any charge when there is nothing to make headshots from: no
-   * completed model and no usable photo.
-   */
-  async createGenerationPayment(
-    userId: string,
-    requestKey: string,
-  ): Promise<PaymentIntentResponse> {
-    if (!(await this.deps.generations.hasGenerationSource(userId)))
-      throw new AppError('conflict', MESSAGES.generationPaymentNeedsPhotos);
-    return this.createPayment(
-      userId,
-      'generation',
-      'generation_order',
-      GENERATION_ORDER.price_cents,
-      requestKey,
-      MESSAGES.generationPaymentFailed,
-    );
-  }
-
-  private async createPayment(
-    userId: string,
-    kind: PaymentKind,
-    itemId: string,
-    amountCents: number,
-    requestKey: string,
-    failure: string,
-    /** A plan payment: the plan it upgrades from, which it is bound to. */
-    fromPlan?: string,
-    /** A prorated upgrade: how it was priced. */
-    proration?: PaymentProration | null,
-  ): Promise<PaymentIntentResponse> {
-    const paymentId = randomUUID();
-    let intent: ProviderIntent;
-    try {
-      intent = await this.deps.provider.createIntent({
-        amount: amountCents,
-        currency: CURRENCY,
-        metadata: { payment_id: paymentId, user_id: userId, kind, item_id: itemId },
-        idempotencyKey: `${userId}:${kind}:${itemId}:${fromPlan ?? ''}:${requestKey}`,
-      });
-    } catch (error) {
-      this.deps.logger.error(
-        { err: error, kind, itemId },
-        'payment provider refused to create an intent',
-      );
-      throw new AppError('service_unavailable', failure);
-    }
-    await this.deps.payments.create({
-      id: intent.metadata.payment_id ?? paymentId,
-      userId,
-      provider: this.deps.provider.name,
-      providerIntentId: intent.id,
-      kind,
-      itemId,
-      amountCents,
-      currency: CURRENCY,
-      fromPlan,
-      proration,
-    });
-    return {
-      payment_intent_id: intent.id,
-      client_secret: intent.client_secret,
-      amount: intent.amount,
-      currency: intent.currency,
-    };
-  }
 
   /**
    * The confirm calls: the payment must be the caller's, of an expected kind, and paid at the
@@ -432,38 +156,8 @@ export class PaymentsService {
     };
   }
 
-  /**
-   * The caller's paid generation order behind `intentId`, fulfilled (confirmed at the provider
-   * if no confirm call or webhook has yet): what a paid generation is bound to.
-   */
-  async generationOrder(userId: string, intentId: string): Promise<Payment> {
-    const payment = await this.deps.payments.findByIntent(intentId);
-    // Another user's payment is answered exactly like a missing one.
-    if (!payment || payment.user_id !== userId)
-      throw new AppError('payment_not_found', MESSAGES.paymentNotFound);
-    if (payment.kind !== 'generation')
-      throw new AppError('conflict', MESSAGES.paymentNotForGeneration);
-    if (!payment.fulfilled_at) {
-      const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
-      if (!intent || intent.status !== 'succeeded')
-        throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted);
-      await this.fulfil(payment, intent);
-    }
-    return payment;
-  }
-
-  /**
-   * Gives a paid generation's order back at the provider, once (the provider's idempotency key
-   * and the conditional status change both guard it). Safe to call again after a crash.
-   */
-  async refundGenerationOrder(paymentId: string): Promise<boolean> {
-    const payment = await this.deps.payments.findById(paymentId);
-    if (!payment || payment.kind !== 'generation' || payment.status !== 'succeeded') return false;
-    return this.refund(payment);
-  }
-
   /** The whole payment back at the provider, then recorded: once, whoever calls. */
-  private async refund(payment: Payment): Promise<boolean> {
+  async refund(payment: Payment): Promise<boolean> {
     await this.deps.provider.refundIntent({
       intentId: payment.provider_intent_id,
       amount: payment.amount_cents,
@@ -472,26 +166,6 @@ export class PaymentsService {
     const refunded = await this.deps.payments.markRefunded(payment.id);
     if (refunded)
       this.deps.logger.info({ paymentId: payment.id, kind: payment.kind }, 'payment refunded');
-    return refunded;
-  }
-
-  /**
-   * Refunds every paid generation that failed for good and is not refunded yet: run at each
-   * failure seen and on a schedule, so a refund the provider refused or a crash interrupted is
-   * tried again. Answers how many were refunded.
-   */
-  async refundFailedPaidGenerations(): Promise<number> {
-    let refunded = 0;
-    for (const { payment_id } of await this.deps.generations.unrefundedFailedPaidGenerations()) {
-      try {
-        if (await this.refundGenerationOrder(payment_id)) refunded += 1;
-      } catch (error) {
-        this.deps.logger.error(
-          { err: error, paymentId: payment_id },
-          'could not refund a failed paid generation; will retry',
-        );
-      }
-    }
     return refunded;
   }
 
@@ -544,10 +218,11 @@ export class PaymentsService {
   /** Tells the provider's subscription of an upgrade; the upgrade stands whatever it answers. */
   private async planChangedAtProvider(payment: Payment): Promise<void> {
     const proration = payment.proration;
-    if (!proration || !this.deps.planChanged) return;
+    const movePlan = this.deps.provider.movePlan?.bind(this.deps.provider);
+    if (!proration || !movePlan) return;
     const itemId = subscriptionItemId(proration.to_plan as PaidPlan, proration.billing_cycle);
     try {
-      await this.deps.planChanged(payment.user_id, itemId);
+      await movePlan(payment.user_id, itemId);
     } catch (error) {
       // Reconciliation moves it later (the renewal job reads the subscription back first).
       this.deps.logger.error(
@@ -628,7 +303,7 @@ export class PaymentsService {
   }
 
   /**
-   * A verified PaymentIntent event (services/stripe-webhooks.service.ts checks the signature and
+   * A verified PaymentIntent event (stripe-intake.service.ts checks the signature and
    * hands each event over once): a success fulfils the payment, a failure marks it failed.
    */
   async paymentIntentEvent(

@@ -82,6 +82,35 @@ export class PaymentsRepository {
   }
 
   /** A payment the provider took becomes refunded, once: answers whether this call did it. */
+  /**
+   * Paid generation orders whose failure recorded them as due back and that are not refunded yet,
+   * oldest first.
+   */
+  refundsDue(limit = 50): Promise<Payment[]> {
+    return this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('refund_due_at', 'is not', null)
+      .where('status', '=', 'succeeded')
+      .where('kind', '=', 'generation')
+      .orderBy('refund_due_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Whether this generation's order is recorded as due back and not refunded yet. */
+  async refundDueFor(generationId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('generations as g')
+      .innerJoin('payments as p', 'p.id', 'g.payment_id')
+      .select('p.id')
+      .where('g.id', '=', generationId)
+      .where('p.refund_due_at', 'is not', null)
+      .where('p.status', '=', 'succeeded')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async markRefunded(paymentId: string): Promise<boolean> {
     const result = await this.db
       .updateTable('payments')

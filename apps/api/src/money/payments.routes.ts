@@ -32,11 +32,12 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { DeclaringRouter, RouteSpec } from '../http/declare.js';
-import type { TestPaymentProvider } from '../repositories/payment-providers/test-provider.js';
-import type { BillingService } from '../services/billing.service.js';
-import type { PaymentsService } from '../services/payments.service.js';
-import type { StripeWebhooksService } from '../services/stripe-webhooks.service.js';
-import type { SubscriptionsService } from '../services/subscriptions.service.js';
+import type { TestPaymentProvider } from './payment-providers/test-provider.js';
+import type { BillingService } from './billing.service.js';
+import type { CheckoutService } from './checkout.service.js';
+import type { FulfilmentService } from './fulfilment.service.js';
+import type { StripeIntakeService } from './stripe-intake.service.js';
+import type { SubscriptionsService } from './subscriptions.service.js';
 
 const REQUEST_KEY = 'Idempotency-Key';
 
@@ -79,7 +80,7 @@ const CONFIRM = {
 export function paymentsWebhookRoute(
   api: DeclaringRouter,
   /** Absent when no webhook secret is configured: every delivery is then refused. */
-  webhooks: StripeWebhooksService | undefined,
+  webhooks: StripeIntakeService | undefined,
 ): void {
   api.route(
     {
@@ -108,13 +109,14 @@ export function paymentsWebhookRoute(
 export function paymentsRoutes(
   api: DeclaringRouter,
   deps: {
-    payments: PaymentsService;
+    checkout: CheckoutService;
+    fulfilment: FulfilmentService;
     subscriptions: SubscriptionsService;
     billing: BillingService;
     testProvider?: TestPaymentProvider;
   },
 ): void {
-  const { payments, subscriptions, billing } = deps;
+  const { checkout, fulfilment, subscriptions, billing } = deps;
 
   api.route(
     {
@@ -125,7 +127,7 @@ export function paymentsRoutes(
       auth: 'none',
       responses: { 200: ZPricingResponseSchema },
     },
-    () => payments.pricing(),
+    () => checkout.pricing(),
   );
 
   api.route(
@@ -136,7 +138,7 @@ export function paymentsRoutes(
       body: ZCreateCreditPaymentRequestSchema,
     },
     ({ userId, body, headers }) =>
-      payments.createCreditPayment(userId, body.credit_pack_id, requestKey(headers)),
+      checkout.createCreditPayment(userId, body.credit_pack_id, requestKey(headers)),
   );
   api.route(
     {
@@ -146,7 +148,7 @@ export function paymentsRoutes(
       body: ZCreateCreditPackageRequestSchema,
     },
     ({ userId, body, headers }) =>
-      payments.createCreditPayment(userId, body.package_id, requestKey(headers)),
+      checkout.createCreditPayment(userId, body.package_id, requestKey(headers)),
   );
   api.route(
     {
@@ -156,7 +158,7 @@ export function paymentsRoutes(
       body: ZCreateTrainingPaymentRequestSchema,
     },
     ({ userId, body, headers }) =>
-      payments.createTrainingPayment(userId, body, requestKey(headers)),
+      checkout.createTrainingPayment(userId, body, requestKey(headers)),
   );
   api.route(
     {
@@ -166,7 +168,7 @@ export function paymentsRoutes(
       body: ZCreateTrainingPurchaseRequestSchema,
     },
     ({ userId, body, headers }) =>
-      payments.createTrainingPurchase(userId, body.quantity, requestKey(headers)),
+      checkout.createTrainingPurchase(userId, body.quantity, requestKey(headers)),
   );
   api.route(
     {
@@ -179,7 +181,7 @@ export function paymentsRoutes(
       body: ZCreateUpgradeRequestSchema,
       responses: { 200: ZUpgradeIntentResponseSchema },
     },
-    ({ userId, body, headers }) => payments.createUpgrade(userId, body, requestKey(headers)),
+    ({ userId, body, headers }) => checkout.createUpgrade(userId, body, requestKey(headers)),
   );
   api.route(
     {
@@ -232,7 +234,7 @@ export function paymentsRoutes(
       summary: 'A PaymentIntent for the post-payment page: one generation',
       body: ZCreateGenerationPaymentRequestSchema,
     },
-    ({ userId, headers }) => payments.createGenerationPayment(userId, requestKey(headers)),
+    ({ userId, headers }) => checkout.createGenerationPayment(userId, requestKey(headers)),
   );
 
   api.route(
@@ -244,7 +246,7 @@ export function paymentsRoutes(
       responses: { 200: ZConfirmCreditPackageResponseSchema },
     },
     async ({ userId, body }) => {
-      const outcome = await payments.confirm(userId, body.payment_intent_id, ['credits']);
+      const outcome = await fulfilment.confirm(userId, body.payment_intent_id, ['credits']);
       return { credits_added: outcome.creditsAwarded, new_credits_balance: outcome.newBalance };
     },
   );
@@ -257,7 +259,7 @@ export function paymentsRoutes(
       responses: { 200: ZConfirmPaymentResponseSchema },
     },
     async ({ userId, body }) => {
-      const outcome = await payments.confirm(userId, body.payment_intent_id, [
+      const outcome = await fulfilment.confirm(userId, body.payment_intent_id, [
         'credits',
         'subscription',
         'upgrade',
@@ -283,7 +285,7 @@ export function paymentsRoutes(
       responses: { 200: ZConfirmPlanSubscriptionResponseSchema },
     },
     async ({ userId, body }) => {
-      const outcome = await payments.confirm(userId, body.payment_intent_id, [
+      const outcome = await fulfilment.confirm(userId, body.payment_intent_id, [
         'subscription',
         'upgrade',
       ]);
@@ -304,7 +306,7 @@ export function paymentsRoutes(
       responses: { 200: ZConfirmAdditionalTrainingResponseSchema },
     },
     async ({ userId, body }) => {
-      const outcome = await payments.confirm(userId, body.payment_intent_id, ['training_slots'], {
+      const outcome = await fulfilment.confirm(userId, body.payment_intent_id, ['training_slots'], {
         itemId: body.pack_id,
         amountCents: body.amount,
       });

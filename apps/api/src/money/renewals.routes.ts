@@ -6,9 +6,9 @@ import {
 } from '@studioshot/contracts';
 import { AppError } from '../errors.js';
 import type { DeclaringRouter } from '../http/declare.js';
-import type { TestPaymentProvider } from '../repositories/payment-providers/test-provider.js';
-import type { RenewalsService } from '../services/renewals.service.js';
-import type { SubscriptionsService } from '../services/subscriptions.service.js';
+import type { TestPaymentProvider } from './payment-providers/test-provider.js';
+import type { RenewalsService } from './renewals.service.js';
+import type { SubscriptionsService } from './subscriptions.service.js';
 
 /**
  * Test payment mode's renewal conveniences: the card on file renewals charge, and (TEST_CLOCK)

@@ -26,9 +26,10 @@
  * retries, and the job only reconciles: a period Stripe reported paid takes effect at its start,
  * and a subscription with no payment reported by the last retry day ends.
  */
-import { MESSAGES } from '@studioshot/contracts';
+import { MESSAGES, SCHEDULED_JOBS } from '@studioshot/contracts';
 import {
   anchoredPeriodEnd,
+  RENEWAL_RETRY_DAYS,
   BILLING_CYCLE_MONTHS,
   creditMonthOf,
   CURRENCY,
@@ -42,18 +43,14 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
-import type { PaymentProvider } from '../repositories/payment-providers/provider.js';
+import type { PaymentProvider } from './payment-providers/provider.js';
 import type {
   Executor,
   PeriodRow,
   SubscriptionPeriodsRepository,
   SubscriptionRow,
-} from '../repositories/subscription-periods.repository.js';
+} from './subscription-periods.repository.js';
 import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
-import { SCHEDULED_JOBS } from '../scheduling/scheduled-work.js';
-
-/** Days after the period end on which a failed renewal is tried again; after the last, it lapses. */
-export const RENEWAL_RETRY_DAYS = [1, 3, 5] as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -268,36 +265,18 @@ export class RenewalsService {
       if (!sub || sub.status !== 'past_due' || !chargeCard)
         throw new AppError('conflict', MESSAGES.noRenewalToPay);
       const next = await this.periodAt(trx, sub, sub.current_period_end);
-      const result = await chargeCard({
-        userId,
-        amount: next.amount_cents,
-        currency: CURRENCY,
-        metadata: {
-          user_id: userId,
-          kind: 'renewal',
-          item_id: subscriptionItemId(next.tier, next.billing_cycle),
-          period_start: next.period_start.toISOString(),
-        },
-        // Each try by hand is its own charge attempt.
-        idempotencyKey: `${renewalChargeKey(userId, next.period_start, 0)}:${randomUUID()}`,
-      });
-      const reference = {
-        provider: this.deps.provider.name,
-        reference: result.intent.id,
-        amountCents: result.intent.amount,
-        currency: result.intent.currency,
-      };
+      // Each try by hand is its own charge attempt.
+      const key = `${renewalChargeKey(userId, next.period_start, 0)}:${randomUUID()}`;
+      const result = await this.chargeRenewal(trx, sub, next, chargeCard, key);
       if (!result.ok) {
         await this.deps.periods.recordRenewalPayment(trx, {
           userId,
-          ...reference,
+          ...result.reference,
           itemId: subscriptionItemId(next.tier, next.billing_cycle),
           status: 'failed',
         });
         return { ok: false as const, message: result.message };
       }
-      await this.applyPaid(trx, sub, next, reference);
-      await this.activate(trx, sub, { ...next, status: 'paid' });
       return { ok: true as const };
     });
     await this.scheduleNext(userId);
@@ -397,6 +376,29 @@ export class RenewalsService {
     }
     if (!charge) return undefined;
     const attempt = sub.renewal_attempts + 1;
+    const key = renewalChargeKey(sub.user_id, next.period_start, attempt);
+    const result = await this.chargeRenewal(trx, sub, next, chargeCard, key);
+    if (result.ok) return 'renewed';
+    await this.applyFailed(trx, sub, next, { ...result.reference, message: result.message }, now);
+    const after = await this.deps.periods.lock(trx, sub.user_id);
+    return after?.status === 'ended' ? 'lapsed' : 'renewal_failed';
+  }
+
+  /**
+   * Charges the card on file for the period `next` (the renewal job's attempt and the owner's
+   * pay-now alike); a success is applied and the period activated here, a decline is the
+   * caller's to record (the job schedules a retry, pay-now leaves the schedule as it was).
+   */
+  private async chargeRenewal(
+    trx: Executor,
+    sub: SubscriptionRow,
+    next: PeriodRow,
+    chargeCard: NonNullable<PaymentProvider['chargeCardOnFile']>,
+    idempotencyKey: string,
+  ): Promise<
+    { ok: true } | { ok: false; message: string; reference: Omit<RenewalPayment, 'periodEnd'> }
+  > {
+    const itemId = subscriptionItemId(next.tier, next.billing_cycle);
     const result = await chargeCard({
       userId: sub.user_id,
       amount: next.amount_cents,
@@ -404,10 +406,10 @@ export class RenewalsService {
       metadata: {
         user_id: sub.user_id,
         kind: 'renewal',
-        item_id: subscriptionItemId(next.tier, next.billing_cycle),
+        item_id: itemId,
         period_start: next.period_start.toISOString(),
       },
-      idempotencyKey: renewalChargeKey(sub.user_id, next.period_start, attempt),
+      idempotencyKey,
     });
     const reference = {
       provider: this.deps.provider.name,
@@ -415,14 +417,10 @@ export class RenewalsService {
       amountCents: result.intent.amount,
       currency: result.intent.currency,
     };
-    if (result.ok) {
-      await this.applyPaid(trx, sub, next, reference);
-      await this.activate(trx, sub, { ...next, status: 'paid' });
-      return 'renewed';
-    }
-    await this.applyFailed(trx, sub, next, { ...reference, message: result.message }, now);
-    const after = await this.deps.periods.lock(trx, sub.user_id);
-    return after?.status === 'ended' ? 'lapsed' : 'renewal_failed';
+    if (!result.ok) return { ok: false, message: result.message, reference };
+    await this.applyPaid(trx, sub, next, reference);
+    await this.activate(trx, sub, { ...next, status: 'paid' });
+    return { ok: true };
   }
 
   /**

@@ -2,27 +2,16 @@ import { MESSAGES } from '@studioshot/contracts';
 import type Stripe from 'stripe';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { StripePaymentProvider } from '../repositories/payment-providers/stripe-provider.js';
-import { subscriptionState } from '../repositories/payment-providers/stripe-provider.js';
-import type { Payment, PaymentsRepository } from '../repositories/payments.repository.js';
+import type { FulfilmentService } from './fulfilment.service.js';
+import type { StripePaymentProvider } from './payment-providers/stripe-provider.js';
+import { subscriptionState } from './payment-providers/stripe-provider.js';
+import type { Payment, PaymentsRepository } from './payments.repository.js';
+import type { RenewalsService } from './renewals.service.js';
 import type {
   StripeBillingRepository,
   StripeSubscriptionRow,
   StripeSubscriptionState,
-} from '../repositories/stripe-billing.repository.js';
-import type { PaymentsService } from './payments.service.js';
-import type { RenewalsService } from './renewals.service.js';
-
-/** The events we act on; every other verified event is acknowledged and ignored. */
-export const HANDLED_EVENTS = [
-  'payment_intent.succeeded',
-  'payment_intent.payment_failed',
-  'invoice.paid',
-  'invoice.payment_failed',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-] as const;
-type HandledEvent = Extract<Stripe.Event, { type: (typeof HANDLED_EVENTS)[number] }>;
+} from './stripe-billing.repository.js';
 
 /** Answered for an event that cannot be applied yet: Stripe delivers it again later. */
 export const EVENT_NOT_READY = 'This event cannot be applied yet; it will be delivered again.';
@@ -36,9 +25,6 @@ export class EventNotReady extends AppError {
     super('service_unavailable', EVENT_NOT_READY);
   }
 }
-
-const isHandled = (event: Stripe.Event): event is HandledEvent =>
-  (HANDLED_EVENTS as readonly string[]).includes(event.type);
 
 /** The subscription an invoice bills (its parent since 2025, a field of its own before). */
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | undefined {
@@ -63,76 +49,24 @@ function hostedPage(invoice: Stripe.Invoice): string | null {
 }
 
 /**
- * Stripe Billing's side of our subscriptions. Webhook events are verified on the raw body, then
- * handled exactly once (each event id is claimed in the database) and in any order: a renewal is
- * recorded per billing period (RenewalsService grants a period once however often it is told),
- * and a subscription's state is taken from the newest snapshot Stripe sent, by its time, never
- * by when it arrived. Cancelling and reactivating go through Stripe first.
+ * Stripe Billing's side of our subscriptions, kept in step with ours: what an invoice or a
+ * subscription event says (handed over by the intake, in any order: a renewal is recorded per
+ * billing period, RenewalsService granting a period once however often it is told, and a
+ * subscription's state is taken from the newest snapshot Stripe sent, by its time, never by when
+ * it arrived), reconciliation reading it all back, and cancelling or keeping at Stripe first.
  */
-export class StripeWebhooksService {
+export class SubscriptionSyncService {
   constructor(
     private readonly deps: {
-      stripe: Stripe;
-      secret: string;
-      toleranceSeconds: number;
       billing: StripeBillingRepository;
-      payments: PaymentsService;
-      paymentsRepo: PaymentsRepository;
+      payments: PaymentsRepository;
+      fulfilment: Pick<FulfilmentService, 'fulfil'>;
       renewals: RenewalsService;
       /** Stripe mode only: test mode takes Stripe-signed events but has no Stripe Billing. */
       provider?: StripePaymentProvider;
       logger: Logger;
     },
   ) {}
-
-  /** A delivery: the signature is checked on the raw bytes before anything else is read. */
-  async receive(rawBody: Buffer, signature: string | undefined): Promise<void> {
-    if (!signature) throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
-    let event: Stripe.Event;
-    try {
-      event = this.deps.stripe.webhooks.constructEvent(
-        rawBody,
-        signature,
-        this.deps.secret,
-        this.deps.toleranceSeconds,
-      );
-    } catch {
-      throw new AppError('invalid_signature', MESSAGES.invalidWebhookSignature);
-    }
-    if (!isHandled(event)) return;
-    if (!(await this.deps.billing.claimEvent(event.id, event.type))) return;
-    try {
-      await this.handle(event);
-    } catch (error) {
-      // Not handled: the next delivery of this event tries again.
-      await this.deps.billing.releaseEvent(event.id);
-      if (error instanceof EventNotReady)
-        this.deps.logger.info({ eventId: event.id, reason: error.reason }, 'event deferred');
-      throw error;
-    }
-    await this.deps.billing.markProcessed(event.id);
-  }
-
-  private async handle(event: HandledEvent): Promise<void> {
-    switch (event.type) {
-      case 'payment_intent.succeeded':
-      case 'payment_intent.payment_failed':
-        // A subscription's first payment takes effect by its invoice, which names the period.
-        if (
-          event.type === 'payment_intent.succeeded' &&
-          (await this.deps.billing.findByFirstIntent(event.data.object.id))
-        )
-          return;
-        return this.deps.payments.paymentIntentEvent(event.type, event.data.object);
-      case 'invoice.paid':
-        return this.invoicePaid(event.data.object);
-      case 'invoice.payment_failed':
-        return this.invoiceFailed(event.data.object);
-      case 'customer.subscription.updated':
-      case 'customer.subscription.deleted':
-        return this.subscriptionChanged(event.data.object, new Date(event.created * 1000));
-    }
-  }
 
   private async subscriptionOf(
     invoice: Stripe.Invoice,
@@ -149,21 +83,21 @@ export class StripeWebhooksService {
 
   /** The payment the subscription's first invoice settles: what the checkout page confirms. */
   private async firstPayment(row: StripeSubscriptionRow): Promise<Payment | undefined> {
-    return this.deps.paymentsRepo.findByIntent(row.first_intent_id);
+    return this.deps.payments.findByIntent(row.first_intent_id);
   }
 
   /**
    * An invoice paid: the first one activates the plan (the same fulfilment as the page's confirm
    * call, so whichever comes first grants it), each later one pays its billing period.
    */
-  private async invoicePaid(invoice: Stripe.Invoice): Promise<void> {
+  async invoicePaid(invoice: Stripe.Invoice): Promise<void> {
     const row = await this.subscriptionOf(invoice);
     const period = invoicePeriod(invoice);
     if (!row || !period) return;
     const first = await this.firstPayment(row);
     if (!first) return;
     if (invoice.billing_reason === 'subscription_create') {
-      await this.deps.payments.fulfil(first, {
+      await this.deps.fulfilment.fulfil(first, {
         id: first.provider_intent_id,
         client_secret: '',
         amount: invoice.amount_paid,
@@ -189,7 +123,7 @@ export class StripeWebhooksService {
   }
 
   /** A renewal charge failed: Stripe retries it (next_payment_attempt), or gives up (null). */
-  private async invoiceFailed(invoice: Stripe.Invoice): Promise<void> {
+  async invoiceFailed(invoice: Stripe.Invoice): Promise<void> {
     // The first invoice is paid on the checkout page, which shows its decline there.
     if (invoice.billing_reason === 'subscription_create') return;
     const row = await this.subscriptionOf(invoice);
@@ -214,7 +148,7 @@ export class StripeWebhooksService {
   }
 
   /** Stripe's snapshot of a subscription as of `at`: kept only when newer than the one held. */
-  private async subscriptionChanged(subscription: Stripe.Subscription, at: Date): Promise<void> {
+  async subscriptionChanged(subscription: Stripe.Subscription, at: Date): Promise<void> {
     await this.applyState(subscription.id, subscriptionState(subscription), at, subscription);
   }
 
@@ -249,7 +183,7 @@ export class StripeWebhooksService {
     }
     if (live?.id !== row.id) return;
     // Conditional on our state: setting what already holds changes nothing.
-    await this.deps.paymentsRepo.setCancelling(row.user_id, row.cancel_at_period_end);
+    await this.deps.payments.setCancelling(row.user_id, row.cancel_at_period_end);
   }
 
   /**
@@ -264,16 +198,6 @@ export class StripeWebhooksService {
     // Stripe's answer is its newest state; the event it also sends will be older or the same.
     await this.deps.billing.applyState(row.id, state, new Date());
     return true;
-  }
-
-  /** An upgrade took effect here: the user's Stripe subscription bills the new plan from now. */
-  async planChanged(userId: string, itemId: string): Promise<void> {
-    const provider = this.deps.provider;
-    const row = provider ? await this.deps.billing.liveForUser(userId) : undefined;
-    if (!provider || !row) return;
-    // Recorded first: reconciliation finishes the move if Stripe cannot be reached now.
-    await this.deps.billing.setItem(row.id, itemId);
-    await provider.moveSubscriptionTo(row.id, itemId);
   }
 
   /**

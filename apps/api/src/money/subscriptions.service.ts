@@ -1,15 +1,15 @@
 import type { RenewalProblem, SubscriptionResponse } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts';
-import { CURRENCY, findPlan, planPeriodPriceCents } from '@studioshot/pricing';
+import { CURRENCY, findPlan, planPeriodPriceCents, RENEWAL_RETRY_DAYS } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
-import type { PaymentsRepository } from '../repositories/payments.repository.js';
+import type { PaymentsRepository } from './payments.repository.js';
 import type {
   SubscriptionPeriodsRepository,
   SubscriptionRow,
-} from '../repositories/subscription-periods.repository.js';
+} from './subscription-periods.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import { RENEWAL_RETRY_DAYS, type RenewalsService } from './renewals.service.js';
-import type { StripeWebhooksService } from './stripe-webhooks.service.js';
+import type { RenewalsService } from './renewals.service.js';
+import type { SubscriptionSyncService } from './subscription-sync.service.js';
 
 const dateOnly = (d: Date) => d.toISOString().slice(0, 10);
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +25,7 @@ export class SubscriptionsService {
       users: UsersRepository;
       renewals: RenewalsService;
       /** Stripe mode: the subscription at Stripe is told first (Stripe Billing charges it). */
-      stripe?: Pick<StripeWebhooksService, 'setCancelAtPeriodEnd'>;
+      stripe?: Pick<SubscriptionSyncService, 'setCancelAtPeriodEnd'>;
       now?: () => Date;
     },
   ) {}

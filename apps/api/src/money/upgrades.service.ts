@@ -14,11 +14,11 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database } from '@studioshot/db';
 import { AppError } from '../errors.js';
-import type { BillingRepository } from '../repositories/billing.repository.js';
+import type { BillingRepository } from './billing.repository.js';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
-import type { Payment, PaymentsRepository } from '../repositories/payments.repository.js';
+import type { Payment, PaymentsRepository } from './payments.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
-import { StalePlanPayment } from './payments.service.js';
+import { StalePlanPayment } from './stale-plan-payment.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -117,9 +117,12 @@ export class ScheduledJobs {
   ): Promise<void> {
     if (!JOB_ID.test(job.id) || /^\d+$/.test(job.id))
       throw new Error(`scheduled job id ${job.id} must be letters, digits, '.', '_' or '-'`);
+    // The job's own timestamp is this moment, so timestamp + delay is `runAt` to the millisecond.
+    const now = Date.now();
     await this.queue.add(name, job.data ?? {}, {
       jobId: job.id,
-      delay: Math.max(0, job.runAt.getTime() - Date.now()),
+      timestamp: now,
+      delay: Math.max(0, job.runAt.getTime() - now),
     });
   }
 

@@ -1,20 +1,5 @@
+import { SCHEDULED_JOBS } from '@studioshot/contracts';
 import type { Container } from '../container.js';
-
-/** Names of the API's scheduled jobs; a feature adding timed work adds its name here. */
-export const SCHEDULED_JOBS = {
-  /** Subscriptions with billing due: renewed, retried, returned to free (RenewalsService). */
-  billingSweep: 'billing.sweep',
-  /** One subscription's next due moment (period end, credit month, retry): a delayed job each. */
-  billingRenew: 'billing.renew',
-  /** Tasks waiting on a queue no worker of their engine kind serves fail, saying why. */
-  unservedTasksSweep: 'tasks.unserved-sweep',
-  /** Paid generations that failed and were not refunded yet (no page saw the failure). */
-  paidGenerationRefunds: 'payments.refund-failed-generations',
-  /** Training photos past their retention, export zips past their day (RetentionService). */
-  retentionPurge: 'retention.purge',
-  /** One 'Download my data' export, a job per request, run at once (ExportService). */
-  dataExport: 'data.export',
-} as const;
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -32,7 +17,7 @@ export async function registerScheduledWork(c: Container): Promise<void> {
     const userId = run.data.user_id;
     if (typeof userId !== 'string') return;
     // Stripe mode: Stripe Billing charges; what it did is read back before anything is decided.
-    await c.stripeWebhooks?.reconcile(userId);
+    await c.subscriptionSync?.reconcile(userId);
     await c.renewals.processDue(userId);
   });
   await scheduled.every(SCHEDULED_JOBS.billingSweep, { every: MINUTE_MS }, async () => {
@@ -43,15 +28,40 @@ export async function registerScheduledWork(c: Container): Promise<void> {
     const failed = await c.queue.failUnservedTasks();
     if (failed.length > 0) logger.warn({ failed }, 'failed tasks no worker could run');
   });
-  // A paid generation that failed is refunded when its page sees the failure; this catches the
-  // ones no page saw, and retries refunds the provider refused.
-  await scheduled.every(SCHEDULED_JOBS.paidGenerationRefunds, { every: MINUTE_MS }, async () => {
-    const refunded = await c.payments.refundFailedPaidGenerations();
+  // A paid generation's failure records its refund as due; this carries it out, and retries a
+  // refund the provider refused.
+  await scheduled.every(SCHEDULED_JOBS.generationOrderRefunds, { every: MINUTE_MS }, async () => {
+    const refunded = await c.generationOrders.refundDue();
     if (refunded > 0) logger.info({ refunded }, 'failed paid generations refunded');
   });
+  // ...and runs it as soon as this process sees a paid generation end (each replica sees every
+  // end; the job's id makes it one run).
+  queueRefundsAtGenerationEnd(c);
   // Deletes what the privacy page says we do not keep; each run reports what it removed.
   await scheduled.every(SCHEDULED_JOBS.retentionPurge, { every: HOUR_MS }, () =>
     c.retention.purge(),
   );
   scheduled.handle(SCHEDULED_JOBS.dataExport, (run) => c.exports.runJob(run));
+}
+
+/**
+ * A generation that ended failed or cancelled with its order due back: the refund job runs now,
+ * once (its id names the generation), rather than at the next sweep.
+ */
+export function queueRefundsAtGenerationEnd(
+  c: Pick<Container, 'taskEvents' | 'scheduled' | 'generationOrders' | 'logger'>,
+): () => void {
+  return c.taskEvents.onChange((change) => {
+    // A paid order renders one template: a plain generation (the hint may be missing).
+    if (change.taskType && change.taskType !== 'generation') return;
+    void (async () => {
+      if (!(await c.generationOrders.refundDueFor(change.taskId))) return;
+      await c.scheduled.at(SCHEDULED_JOBS.generationOrderRefunds, {
+        id: `refund.${change.taskId}`,
+        runAt: new Date(),
+      });
+    })().catch((error: unknown) =>
+      c.logger.error({ err: error, taskId: change.taskId }, 'could not queue a refund'),
+    );
+  });
 }

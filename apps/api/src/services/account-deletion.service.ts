@@ -9,7 +9,7 @@ import {
   type DeletionRun,
 } from '../repositories/deletion-jobs.repository.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';
-import type { PaymentProvider } from '../repositories/payment-providers/provider.js';
+import type { PaymentProvider } from '../money/payment-providers/provider.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
 import type { RefreshGraceRepository } from '../repositories/refresh-grace.repository.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';

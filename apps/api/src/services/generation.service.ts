@@ -38,7 +38,7 @@ import type {
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
-import type { PaymentsService } from './payments.service.js';
+import type { GenerationOrdersService } from '../money/generation-orders.service.js';
 import type { ImageTokens } from './image-tokens.js';
 
 /** What a generation says until a worker takes it. */
@@ -92,7 +92,7 @@ export class GenerationService {
   constructor(
     private readonly deps: {
       generations: GenerationsRepository;
-      payments: Pick<PaymentsService, 'generationOrder' | 'refundGenerationOrder'>;
+      orders: Pick<GenerationOrdersService, 'generationOrder'>;
       /** The engine that restyles a photo when the user has no model (the API's ENGINE_KIND). */
       defaultEngine: EngineKind;
       tasks: TasksRepository;
@@ -120,13 +120,7 @@ export class GenerationService {
     if (FINAL_TASK_STATUSES.includes(body.status)) {
       const reason = body.error_message ?? MESSAGES.generationFailed;
       if (!body.payment_id) throw new AppError('generation_failed', reason);
-      // A paid generation that failed is refunded now (the sweep retries if the provider fails).
-      await this.deps.payments.refundGenerationOrder(body.payment_id).catch((error: unknown) => {
-        this.deps.logger.error(
-          { err: error, generationId: id },
-          'could not refund a paid generation',
-        );
-      });
+      // Its end recorded the order as due back; the refund handler gives the money back.
       throw new AppError('generation_failed', `${reason} ${MESSAGES.generationOrderRefunded}`);
     }
     return { status: 202, body: publicResult(body) };
@@ -141,7 +135,7 @@ export class GenerationService {
     let paymentId: string | null = null;
     let key = request.idempotencyKey;
     if (request.paymentIntentId) {
-      const payment = await this.deps.payments.generationOrder(userId, request.paymentIntentId);
+      const payment = await this.deps.orders.generationOrder(userId, request.paymentIntentId);
       const bound = await this.deps.generations.findByPayment(payment.id);
       if (bound) return bound.id;
       paymentId = payment.id;

@@ -34,6 +34,13 @@ export interface PaymentProvider {
    */
   chargeCardOnFile?(input: OffSessionChargeInput): Promise<OffSessionCharge>;
   /**
+   * A prorated upgrade we charged took effect: the user's subscription at the provider bills the
+   * new catalogue item from now on (no proration there). Only Stripe has it: Stripe Billing
+   * renews the subscription, so it must renew at the new price; a user with no live subscription
+   * there has nothing to move.
+   */
+  movePlan?(userId: string, itemId: string): Promise<void>;
+  /**
    * The account is being deleted: the user's customer at the provider goes, with its card on
    * file, which cancels any subscription it has there. Payments already made stay in the
    * provider's books, as ours stay in the accounting. A user it never knew, or forgot already,

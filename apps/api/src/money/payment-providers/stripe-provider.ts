@@ -57,7 +57,7 @@ export function subscriptionState(subscription: Stripe.Subscription): StripeSubs
 /**
  * Real money through the official SDK. One-off purchases are PaymentIntents; a plan is a Stripe
  * Billing subscription of the plan's Price (monthly or annual), whose renewals Stripe charges and
- * reports by webhook (services/stripe-webhooks.service.ts).
+ * reports by webhook (money/stripe-intake.service.ts).
  */
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
@@ -214,6 +214,14 @@ export class StripePaymentProvider implements PaymentProvider {
       if (isMissing(error)) return undefined;
       throw error;
     }
+  }
+
+  async movePlan(userId: string, itemId: string): Promise<void> {
+    const row = await this.billing.liveForUser(userId);
+    if (!row) return;
+    // Recorded first: reconciliation finishes the move if Stripe cannot be reached now.
+    await this.billing.setItem(row.id, itemId);
+    await this.moveSubscriptionTo(row.id, itemId);
   }
 
   /**

@@ -1,33 +1,11 @@
 // Test fixtures for the payment screens (imported by tests only).
 import type { PricingResponse, SubscriptionResponse } from '@studioshot/contracts';
 import { fireEvent, screen } from '@testing-library/react';
-import { COMING_SOON_CREDIT_PACKS, CREDIT_PACKAGES, PLANS, TRAINING_PACKS } from './catalogue';
+import { pricingAnswer as catalogueAnswer } from './catalogue';
 
-/** What GET /api/v1/payments/pricing answers in test mode. */
+/** What GET /api/v1/payments/pricing answers in test mode (the server's own answer). */
 export function pricingAnswer(overrides: Partial<PricingResponse> = {}): PricingResponse {
-  const plans = PLANS.map((p) => ({
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    price: p.price_cents,
-    price_cents: p.price_cents,
-    credits: p.credits,
-    training_limit: p.training_limit,
-    features: [...p.features],
-    popular: p.popular,
-  }));
-  return {
-    pricing_options: plans,
-    subscription_plans: plans,
-    onetime_packages: CREDIT_PACKAGES.map((p) => ({ ...p, features: [...p.features] })),
-    credit_packs: COMING_SOON_CREDIT_PACKS.map((p) => ({ ...p, for_sale: false })),
-    training_packs: TRAINING_PACKS.map((p) => ({ ...p })),
-    training_fee_dollars: 25,
-    free_credits_included: 0,
-    currency: 'usd',
-    test_mode: true,
-    ...overrides,
-  };
+  return { ...catalogueAnswer({ testMode: true }), ...overrides };
 }
 
 export function intentAnswer(amount: number, id = 'pi_test_1') {
