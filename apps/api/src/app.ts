@@ -64,7 +64,7 @@ export function createApp(c: Container): Express {
   app.use(securityHeaders(c.env.PAYMENT_PROVIDER));
   app.use(freshProfileAfterWrites(c.userCache));
   // Every route is declared once (http/declare.ts): its router serves it, the document says it.
-  const auth = requireAuth(c.accessToken, c.revocations);
+  const auth = requireAuth(c.accessCheck);
   const routes = new RouteTable({
     requireAuth: auth,
     checkResponses: c.env.NODE_ENV === 'test' ? failOnMismatch : undefined,

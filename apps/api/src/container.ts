@@ -39,6 +39,7 @@ import { DeviceCookies } from './services/device-cookies.js';
 import { PasswordHasher } from './services/passwords.js';
 import { RefreshGraceRepository } from './repositories/refresh-grace.repository.js';
 import type { AccessTokenConfig } from './services/tokens.js';
+import { AccessCheck } from './services/access-check.js';
 import { UsersService } from './services/users.service.js';
 import { TASK_CANCEL_CHANNEL } from '@studioshot/contracts';
 import { DeletionJobsRepository } from './repositories/deletion-jobs.repository.js';
@@ -57,6 +58,8 @@ export interface Container extends MoneyArea {
   redis: Redis;
   mailer: Mailer;
   accessToken: AccessTokenConfig;
+  /** The one access-token check, for HTTP and /ws. */
+  accessCheck: AccessCheck;
   revocations: SessionRevocationsRepository;
   auth: AuthService;
   /** bcrypt, bounded to BCRYPT_CONCURRENCY at once. */
@@ -328,6 +331,7 @@ export function createContainer(env: Env, logger: Logger): Container {
     redis,
     mailer,
     accessToken,
+    accessCheck: new AccessCheck(accessToken, revocations),
     revocations,
     auth,
     passwords,

@@ -11,7 +11,7 @@ export function createHttpServer(
 ): { server: Server; feed: TaskFeed } {
   const server = createServer(createApp(c));
   const feed = new TaskFeed({
-    accessToken: c.accessToken,
+    access: c.accessCheck,
     revocations: c.revocations,
     queue: c.queue,
     training: c.training,

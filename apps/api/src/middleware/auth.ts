@@ -1,11 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { unauthorized } from '../errors.js';
-import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
-import {
-  verifyAccessToken,
-  type AccessClaims,
-  type AccessTokenConfig,
-} from '../services/tokens.js';
+import type { AccessCheck } from '../services/access-check.js';
+import type { AccessClaims } from '../services/tokens.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -23,12 +19,10 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /** Requires a valid bearer access token whose session has not been revoked. */
-export function requireAuth(config: AccessTokenConfig, revocations: SessionRevocationsRepository) {
+export function requireAuth(access: AccessCheck) {
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const token = bearerToken(req.headers.authorization);
-    const claims = token ? verifyAccessToken(config, token) : null;
+    const claims = await access.claims(bearerToken(req.headers.authorization));
     if (!claims) throw unauthorized();
-    if (await revocations.isRevoked(claims.sessionId)) throw unauthorized();
     req.auth = claims;
     next();
   };

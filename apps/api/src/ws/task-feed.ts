@@ -12,11 +12,8 @@ import type { Logger } from '../logger.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { TaskChange, TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { QueueService } from '../services/queue.service.js';
-import {
-  verifyAccessToken,
-  type AccessClaims,
-  type AccessTokenConfig,
-} from '../services/tokens.js';
+import type { AccessCheck } from '../services/access-check.js';
+import type { AccessClaims } from '../services/tokens.js';
 import type { TrainingService } from '../services/training.service.js';
 
 /** The first message must authenticate within this time. */
@@ -55,8 +52,10 @@ export class TaskFeed {
 
   constructor(
     private readonly deps: {
-      accessToken: AccessTokenConfig;
-      revocations: SessionRevocationsRepository;
+      /** The same token check as every HTTP request's. */
+      access: AccessCheck;
+      /** Sign-outs, announced by every process: they end that sign-in's sockets. */
+      revocations: Pick<SessionRevocationsRepository, 'onRevoked' | 'isRevoked'>;
       queue: QueueService;
       training: TrainingService;
       events: TaskEventsRepository;
@@ -144,7 +143,7 @@ export class TaskFeed {
         return;
       }
       client.state = 'authenticating';
-      const claims = await this.verify(message.token);
+      const claims = await this.deps.access.claims(message.token);
       if (socket.readyState !== WebSocket.OPEN) return;
       if (!claims) {
         socket.close(WS_CLOSE.unauthorized, 'Invalid token');
@@ -161,12 +160,6 @@ export class TaskFeed {
         type: 'error',
         detail: message ? 'Already authenticated' : 'Unknown message',
       });
-  }
-
-  private async verify(token: string): Promise<AccessClaims | null> {
-    const claims = verifyAccessToken(this.deps.accessToken, token);
-    if (!claims || (await this.deps.revocations.isRevoked(claims.sessionId))) return null;
-    return claims;
   }
 
   private authenticated(client: Client, claims: AccessClaims): void {
