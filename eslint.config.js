@@ -4,6 +4,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** Kysely calls that take a table. */
+const KYSELY_TABLE_CALLS =
+  '/^(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin|innerJoinLateral|leftJoinLateral)$/';
+/** The models table, with or without an alias. */
+const MODELS_TABLE = '/^models(\\s+as\\s+\\w+)?$/';
+const MODELS_HOME =
+  "The models table is read and written only through packages/db's models module (selectModels, insertModel, modelFailed...).";
+
 export default tseslint.config(
   {
     ignores: [
@@ -27,6 +35,28 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The models table has one home (packages/db/src/models.ts): no other server code names it.
+    files: ['apps/api/src/**/*.ts', 'apps/worker/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: ['packages/db/src/models.ts', 'packages/db/src/migrations/**', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=${KYSELY_TABLE_CALLS}] > Literal[value=${MODELS_TABLE}]`,
+          message: MODELS_HOME,
+        },
+        {
+          selector: `TSIndexedAccessType > TSLiteralType > Literal[value=${MODELS_TABLE}]`,
+          message: MODELS_HOME,
+        },
+        {
+          selector: 'TemplateElement[value.raw=/\\b(from|join|update|into)\\s+models\\b/i]',
+          message: MODELS_HOME,
+        },
+      ],
     },
   },
   {

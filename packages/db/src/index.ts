@@ -3,3 +3,4 @@ export * from './client.js';
 export { migrateToLatest } from './migrate.js';
 export * from './task-store.js';
 export * from './credit-ledger.js';
+export * from './models.js';

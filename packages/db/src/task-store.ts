@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from './client.js';
 import { refundGenerationCredits } from './credit-ledger.js';
+import { modelFailed, modelTrained, modelTrainingStarted } from './models.js';
 import type { Database, TaskStatus, TaskType } from './schema.js';
 
 /**
@@ -59,43 +60,21 @@ export interface TaskEffects {
 const trainingEffects: TaskEffects = {
   async claimed(trx, task) {
     if (!task.model_id) return;
-    await trx
-      .updateTable('models')
-      .set({ status: 'training', updated_at: sql`now()` })
-      .where('id', '=', task.model_id)
-      .where('status', 'in', ['pending', 'training'])
-      .execute();
+    await modelTrainingStarted(trx, task.model_id);
   },
   async completed(trx, task, output) {
     if (output.type !== 'training' || !task.model_id) {
       throw new Error(`a training completes with its model artifact, not ${output.type}`);
     }
-    await trx
-      .updateTable('models')
-      .set({
-        status: 'completed',
-        artifact_key: output.artifactKey,
-        artifact_format: output.artifactFormat,
-        face_descriptors: JSON.stringify(output.faceDescriptors),
-        updated_at: sql`now()`,
-      })
-      .where('id', '=', task.model_id)
-      .where('status', '!=', 'completed')
-      .execute();
+    await modelTrained(trx, task.model_id, output);
   },
   // The model fails, and the training slot goes back only with the update that fails the model
   // (not when the model is being deleted: the slot was used). The session link goes too (the
   // task's params keep it), so the same photos can train again.
   async ended(trx, task, _status, options) {
     if (!task.model_id) return;
-    const modelFailed = await trx
-      .updateTable('models')
-      .set({ status: 'failed', session_id: null, updated_at: sql`now()` })
-      .where('id', '=', task.model_id)
-      .where('status', 'not in', ['completed', 'failed'])
-      .returning('id')
-      .executeTakeFirst();
-    if (!modelFailed) return;
+    const modelFailedNow = await modelFailed(trx, task.model_id);
+    if (!modelFailedNow) return;
     await trx
       .updateTable('upload_sessions')
       .set({ training_id: null })

@@ -1,4 +1,4 @@
-import type { Database, Db } from '@studioshot/db';
+import { selectModels, type Database, type Db } from '@studioshot/db';
 import { sql, type Selectable } from 'kysely';
 
 export type DataExportRow = Selectable<Database['data_exports']>;
@@ -162,8 +162,7 @@ export class DataExportsRepository {
           .orderBy('created_at')
           .orderBy('id')
           .execute();
-        const models = await trx
-          .selectFrom('models')
+        const models = await selectModels(trx)
           .selectAll()
           .where('user_id', '=', userId)
           .orderBy('created_at')

@@ -1,4 +1,6 @@
 import {
+  deleteModelRow,
+  selectModels,
   applyLedgerEntry,
   UNFINISHED_TASK_STATUSES,
   type Database,
@@ -45,8 +47,7 @@ export class DeletionRepository {
   // ---- models --------------------------------------------------------------------------
 
   findModel(modelId: string) {
-    return this.db
-      .selectFrom('models')
+    return selectModels(this.db)
       .select(['id', 'user_id', 'artifact_key'])
       .where('id', '=', modelId)
       .executeTakeFirst();
@@ -92,8 +93,7 @@ export class DeletionRepository {
    */
   async deleteModelRows(modelId: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const model = await trx
-        .selectFrom('models')
+      const model = await selectModels(trx)
         .select('id')
         .where('id', '=', modelId)
         .forUpdate()
@@ -136,7 +136,7 @@ export class DeletionRepository {
         .set({ training_id: null })
         .where('training_id', '=', modelId)
         .execute();
-      await trx.deleteFrom('models').where('id', '=', modelId).execute();
+      await deleteModelRow(trx, modelId);
       return true;
     });
   }
@@ -153,8 +153,7 @@ export class DeletionRepository {
 
   /** Whether a training from this set has not finished (its photos are still needed). */
   async sessionInTraining(sessionId: string): Promise<boolean> {
-    const training = await this.db
-      .selectFrom('models')
+    const training = await selectModels(this.db)
       .select('id')
       .where('session_id', '=', sessionId)
       .where('status', 'in', ['pending', 'training'])

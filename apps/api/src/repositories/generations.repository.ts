@@ -1,4 +1,5 @@
 import {
+  selectModels,
   applyLedgerEntry,
   generationReservationKey,
   isUniqueViolation,
@@ -93,7 +94,7 @@ export class GenerationsRepository {
 
   private modelsQuery(userId: string) {
     return this.db
-      .selectFrom('models as m')
+      .selectFrom(selectModels(this.db).selectAll().as('m'))
       .select([
         'm.id',
         'm.user_id',
@@ -214,8 +215,7 @@ export class GenerationsRepository {
         eb
           .or([
             eb.exists(
-              eb
-                .selectFrom('models')
+              selectModels(this.db)
                 .select('id')
                 .where('user_id', '=', userId)
                 .where('status', '=', 'completed'),

@@ -1,4 +1,4 @@
-import type { Db } from '@studioshot/db';
+import { selectModels, type Db } from '@studioshot/db';
 import { sql } from 'kysely';
 import { setPurgeable, setTrainingFinishedAt } from './retention.repository.js';
 
@@ -29,7 +29,9 @@ export class PhotoSetsRepository {
     const rows = await this.db
       .selectFrom('upload_sessions as s')
       .leftJoin('tasks as t', 't.id', 's.training_id')
-      .leftJoin('models as m', 'm.id', 's.training_id')
+      .leftJoin(selectModels(this.db).selectAll().as('m'), (join) =>
+        join.onRef('m.id', '=', 's.training_id'),
+      )
       .select((eb) => [
         's.id',
         's.status',

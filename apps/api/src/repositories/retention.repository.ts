@@ -1,4 +1,4 @@
-import type { Db } from '@studioshot/db';
+import { selectModels, type Db } from '@studioshot/db';
 import { sql } from 'kysely';
 
 /**
@@ -47,7 +47,9 @@ export class RetentionRepository {
     const rows = await this.db
       .selectFrom('upload_sessions as s')
       .leftJoin('tasks as t', 't.id', 's.training_id')
-      .leftJoin('models as m', 'm.id', 's.training_id')
+      .leftJoin(selectModels(this.db).selectAll().as('m'), (join) =>
+        join.onRef('m.id', '=', 's.training_id'),
+      )
       .select(['s.id', 's.user_id'])
       .where('s.photos_purged_at', 'is', null)
       .where(setPurgeable)
@@ -62,7 +64,9 @@ export class RetentionRepository {
     const { n } = await this.db
       .selectFrom('upload_sessions as s')
       .leftJoin('tasks as t', 't.id', 's.training_id')
-      .leftJoin('models as m', 'm.id', 's.training_id')
+      .leftJoin(selectModels(this.db).selectAll().as('m'), (join) =>
+        join.onRef('m.id', '=', 's.training_id'),
+      )
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('s.photos_purged_at', 'is', null)
       .where('t.status', '=', 'completed')

@@ -1,4 +1,11 @@
-import type { Db, EngineKindName, TaskPriority, TaskStatus } from '@studioshot/db';
+import {
+  insertModel,
+  selectModels,
+  type Db,
+  type EngineKindName,
+  type TaskPriority,
+  type TaskStatus,
+} from '@studioshot/db';
 import { sql } from 'kysely';
 
 /** A training task with its model and its photo count: everything a TrainingJob shows. */
@@ -92,18 +99,14 @@ export class TrainingRepository {
         return { created: false, reason: user.training_limit <= 0 ? 'no_plan' : 'limit_reached' };
       }
 
-      const model = await trx
-        .insertInto('models')
-        .values({
-          user_id: input.userId,
-          session_id: input.sessionId,
-          name: input.name,
-          model_type: input.modelType,
-          trigger_word: input.triggerWord,
-          status: 'pending',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const model = await insertModel(trx, {
+        user_id: input.userId,
+        session_id: input.sessionId,
+        name: input.name,
+        model_type: input.modelType,
+        trigger_word: input.triggerWord,
+        status: 'pending',
+      });
       await trx
         .insertInto('tasks')
         .values({
@@ -152,7 +155,9 @@ export class TrainingRepository {
   private jobsQuery() {
     return this.db
       .selectFrom('tasks as t')
-      .innerJoin('models as m', 'm.id', 't.model_id')
+      .innerJoin(selectModels(this.db).selectAll().as('m'), (join) =>
+        join.onRef('m.id', '=', 't.model_id'),
+      )
       .where('t.task_type', '=', 'training')
       .select([
         't.id',

@@ -1,9 +1,9 @@
-import type { Database, Db } from '@studioshot/db';
+import { type Model, selectModels, type Database, type Db } from '@studioshot/db';
 import { sql, type Insertable, type Selectable } from 'kysely';
 
 export type UploadSession = Selectable<Database['upload_sessions']>;
 export type Photo = Selectable<Database['photos']>;
-export type Model = Selectable<Database['models']>;
+export type { Model };
 
 export class UploadsRepository {
   constructor(private readonly db: Db) {}
@@ -145,8 +145,7 @@ export class UploadsRepository {
   }
 
   listModels(userId: string): Promise<Model[]> {
-    return this.db
-      .selectFrom('models')
+    return selectModels(this.db)
       .selectAll()
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')

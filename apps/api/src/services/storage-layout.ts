@@ -1,4 +1,4 @@
-import type { Database, Db } from '@studioshot/db';
+import { moveModelArtifact, selectModels, type Database, type Db } from '@studioshot/db';
 import {
   isUserKey,
   LEGACY_PREFIXES,
@@ -223,8 +223,7 @@ class LayoutMove {
   private async models(): Promise<void> {
     let after: string | undefined;
     for (;;) {
-      const batch = await this.db
-        .selectFrom('models')
+      const batch = await selectModels(this.db)
         .select(['id', 'user_id', 'artifact_key'])
         .where('artifact_key', 'is not', null)
         .where('artifact_key', 'not like', 'users/%')
@@ -241,18 +240,10 @@ class LayoutMove {
               to: newKey(from, () => modelArtifactKey(model.user_id, model.id, lastSegment(from))),
             },
           ],
-          update: (to) =>
-            this.db
-              .updateTable('models')
-              .set({ artifact_key: to[0]! })
-              .where('id', '=', model.id)
-              .where('artifact_key', '=', from)
-              .executeTakeFirst()
-              .then((r) => r.numUpdatedRows > 0n),
+          update: (to) => moveModelArtifact(this.db, model.id, from, to[0]!),
           stillNames: async (key) =>
             (
-              await this.db
-                .selectFrom('models')
+              await selectModels(this.db)
                 .select('artifact_key')
                 .where('id', '=', model.id)
                 .executeTakeFirst()
@@ -389,7 +380,7 @@ class LayoutMove {
     const { rows } = await sql<{ named: boolean }>`SELECT
         EXISTS (SELECT 1 FROM photos
           WHERE original_key = ${key} OR optimized_key = ${key} OR thumbnail_key = ${key})
-        OR EXISTS (SELECT 1 FROM models WHERE artifact_key = ${key})
+        OR EXISTS ${selectModels(this.db).select('id').where('artifact_key', '=', key)}
         OR EXISTS (SELECT 1 FROM tasks, jsonb_each_text(tasks.result) e
           WHERE jsonb_typeof(tasks.result) = 'object' AND e.value = ${key}) AS named`.execute(
       this.db,

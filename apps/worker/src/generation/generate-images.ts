@@ -4,10 +4,9 @@ import {
   type EngineKind,
   type GenerateParams,
 } from '@studioshot/contracts';
-import type { Db, GenerationItem } from '@studioshot/db';
+import { selectModels, upgradeModelArtifact, type Db, type GenerationItem } from '@studioshot/db';
 import { generationImageKey } from '@studioshot/storage';
 import { templateById } from '@studioshot/templates';
-import { sql } from 'kysely';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -226,7 +225,7 @@ async function photoSource(
 async function loadPlan(db: Db, generationId: string): Promise<GenerationPlan | undefined> {
   const row = await db
     .selectFrom('generations as g')
-    .leftJoin('models as m', 'm.id', 'g.model_id')
+    .leftJoin(selectModels(db).selectAll().as('m'), (join) => join.onRef('m.id', '=', 'g.model_id'))
     .select([
       'g.id',
       'g.user_id',
@@ -288,19 +287,11 @@ async function upgradeModel(
   if (photos.length === 0) throw new TaskInputError(MESSAGES.retrainToGenerate);
   run.report(UPGRADE.download, 0, GENERATION_MESSAGES.upgrading);
   const stored = await buildModel(deps, run, model, UPGRADE);
-  await deps.db
-    .updateTable('models')
-    .set({
-      artifact_key: stored.modelKey,
-      artifact_format: ARTIFACT_FORMAT,
-      face_descriptors: JSON.stringify(stored.faceDescriptors),
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', model.id)
-    .where((eb) =>
-      eb.or([eb('artifact_format', 'is', null), eb('artifact_format', '<', ARTIFACT_FORMAT)]),
-    )
-    .execute();
+  await upgradeModelArtifact(deps.db, model.id, {
+    artifactKey: stored.modelKey,
+    artifactFormat: ARTIFACT_FORMAT,
+    faceDescriptors: stored.faceDescriptors,
+  });
   run.logger.info({ modelId: model.id }, 'model rebuilt in the current artifact format');
   return { artifactKey: stored.modelKey, references: stored.faceDescriptors };
 }

@@ -1,4 +1,4 @@
-import type { Db, Task } from '@studioshot/db';
+import { selectModels, type Db, type Task } from '@studioshot/db';
 
 /**
  * What a training reads from Postgres. Its state changes (claim, progress, completion, failure
@@ -89,8 +89,7 @@ export interface TrainingModel {
 
 /** The model a training task trains (a training task's id is its model's id). */
 export async function modelForTraining(db: Db, task: Task): Promise<TrainingModel> {
-  return db
-    .selectFrom('models')
+  return selectModels(db)
     .select([
       'id',
       'user_id as userId',
