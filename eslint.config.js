@@ -59,6 +59,99 @@ export default tseslint.config(
       ],
     },
   },
+  // Layer boundaries (ARCHITECTURE.md). Each rule has a planted import that must make it fire
+  // (apps/api/test/layer-rules.test.ts); none may be switched off with a disable comment.
+  {
+    files: [
+      'apps/api/src/routes/**/*.ts',
+      'apps/api/src/middleware/**/*.ts',
+      'apps/api/src/ws/**/*.ts',
+      'apps/api/src/*/*.routes.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/repositories/**', '**/*.repository.js', '**/payment-providers/**'],
+              allowTypeImports: true,
+              message:
+                'Routes, middleware and ws take repositories by type only: the container hands them in.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/services/**/*.ts', 'apps/api/src/*/*.service.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/routes/**',
+                '**/*.routes.js',
+                '**/middleware/**',
+                '**/scheduling/scheduled-work.js',
+                '**/container.js',
+                '**/area.js',
+                '**/app.js',
+                '**/server.js',
+                '**/ws/**',
+              ],
+              message:
+                'Services import nothing from routes, middleware or the wiring (container, scheduled work): those call services, not the other way.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/*/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@studioshot/api',
+                '@studioshot/api/*',
+                '@studioshot/worker',
+                '@studioshot/worker/*',
+                '@studioshot/web',
+                '@studioshot/web/*',
+                '**/apps/**',
+              ],
+              message: 'Packages import no app: the apps build on the packages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/worker/src/bridge/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/engine/**', '**/engine'],
+              message:
+                "The worker's bridge speaks to the Python engine over its protocol only (packages/contracts): nothing from the engine's folder.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

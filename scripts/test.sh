@@ -23,6 +23,8 @@ step() { log "── $* ──"; }
 step "lint"
 pnpm exec eslint . --max-warnings 0
 pnpm exec prettier --check . --log-level warn
+# Import cycles over the apps and packages, type imports included (.dependency-cruiser.cjs).
+pnpm exec depcruise apps packages --config .dependency-cruiser.cjs --output-type err
 
 step "build and typecheck"
 pnpm exec turbo run build typecheck --output-logs=errors-only

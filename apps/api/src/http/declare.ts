@@ -8,7 +8,7 @@ import {
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { authOf } from '../middleware/auth.js';
-import { parse } from '../middleware/validate.js';
+import { parse } from '../validation.js';
 
 /**
  * Every route is declared once, here: method, path, auth, the contract schemas of what it reads

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { unauthorized } from '../errors.js';
 import type { AccessCheck } from '../services/access-check.js';
+import type { Caller } from '../services/caller.js';
 import type { AccessClaims } from '../services/tokens.js';
 
 declare global {
@@ -32,13 +33,6 @@ export function requireAuth(access: AccessCheck) {
 export function authOf(req: Request): AccessClaims {
   if (!req.auth) throw unauthorized();
   return req.auth;
-}
-
-/** The signed-in caller: their user, the sign-in their token belongs to, their address. */
-export interface Caller {
-  userId: string;
-  sessionId: string;
-  ip: string;
 }
 
 /** The caller of an authenticated request (only after requireAuth). */

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { reply, type DeclaringRouter, type RouteSpec } from '../http/declare.js';
 import { multipartBody } from '../middleware/multipart.js';
-import { parse } from '../middleware/validate.js';
+import { parse } from '../validation.js';
 import type { GenerationRequest, GenerationService } from '../services/generation.service.js';
 
 function squareSide(width: number, height: number): number {

@@ -2,7 +2,7 @@ import { DELETION_JOB_NAMES, MESSAGES, type AccountDeletion } from '@studioshot/
 import { userPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Caller } from '../middleware/auth.js';
+import type { Caller } from './caller.js';
 import {
   NotYet,
   type DeletionJobsRepository,

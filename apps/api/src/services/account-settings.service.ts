@@ -11,7 +11,7 @@ import type { TokensRepository } from '../repositories/tokens.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { checkCallerPassword } from './caller-password.js';
 import type { PasswordHasher } from './passwords.js';
-import type { Caller } from '../middleware/auth.js';
+import type { Caller } from './caller.js';
 import type { AuthRateLimits } from './rate-limits.js';
 
 export interface AccountSettingsDeps {

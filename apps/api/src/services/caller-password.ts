@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { Caller } from '../middleware/auth.js';
+import type { Caller } from './caller.js';
 import type { PasswordHasher } from './passwords.js';
 import type { AuthRateLimits } from './rate-limits.js';
 

@@ -28,7 +28,7 @@ import { waitSeconds, type DurationEstimates } from './duration-estimates.js';
 import { within } from './health.service.js';
 import type { GenerationService } from './generation.service.js';
 import type { TrainingService } from './training.service.js';
-import { parse } from '../middleware/validate.js';
+import { parse } from '../validation.js';
 
 /**
  * How long the public estimate holds: its Cache-Control max-age, and how long this process keeps

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError } from './errors.js';
 
 /** Parses a request part with its contract schema; a failure is a 422 naming the field. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
