@@ -3,10 +3,23 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { SCHEDULED_JOBS } from '@studioshot/contracts';
 import { ScheduledJobs, type ScheduledJobRun } from '../src/scheduling/scheduled-jobs.js';
 
+/** This file's own job names, any payload. */
+const anyPayload = z.record(z.string(), z.unknown());
+const TEST_JOBS = {
+  'test.tick': anyPayload,
+  'test.renew': anyPayload,
+  'test.x': anyPayload,
+  'test.flaky': anyPayload,
+  'test.broken': anyPayload,
+};
+type TestFacility = ScheduledJobs<typeof TEST_JOBS>;
+
 /** Two API replicas' facilities on one Redis prefix, as two processes of a deployment would be. */
-const opened: { facilities: ScheduledJobs[]; redis: Redis[]; prefix: string }[] = [];
+const opened: { facilities: Pick<TestFacility, 'close'>[]; redis: Redis[]; prefix: string }[] = [];
 
 function deployment(replicas: number, options: { attempts?: number; backoffMs?: number } = {}) {
   const prefix = `test:${randomBytes(6).toString('hex')}:bull`;
@@ -24,14 +37,14 @@ function deployment(replicas: number, options: { attempts?: number; backoffMs?: 
   const facilities = Array.from({ length: replicas }, () => {
     const connection = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 3 });
     redis.push(connection);
-    return new ScheduledJobs({ connection, prefix, logger, ...options });
+    return new ScheduledJobs({ connection, prefix, logger, catalogue: TEST_JOBS, ...options });
   });
   opened.push({ facilities, redis, prefix });
   return { facilities, logLines };
 }
 
 /** Resolves when `count` jobs have completed across the given facilities' workers. */
-function completions(facilities: ScheduledJobs[], count: number): Promise<string[]> {
+function completions(facilities: TestFacility[], count: number): Promise<string[]> {
   const ids: string[] = [];
   return new Promise((resolve) => {
     for (const facility of facilities)
@@ -119,6 +132,39 @@ describe('scheduled jobs', () => {
       delayed: 0,
       completed: 1,
     });
+  });
+
+  it("refuses a name or a payload the API's catalogue does not know; a malformed job fails for good unrun", async () => {
+    const connection = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 3 });
+    const prefix = `test:${randomBytes(6).toString('hex')}:bull`;
+    const facility = new ScheduledJobs({ connection, prefix, logger: pino({ level: 'silent' }) });
+    opened.push({ facilities: [facility], redis: [connection], prefix });
+    expect(() => facility.handle('test.unknown' as never, async () => {})).toThrow(
+      /not in the catalogue/,
+    );
+    const runs: string[] = [];
+    facility.handle(SCHEDULED_JOBS.billingRenew, async (run) => {
+      runs.push(run.data.user_id);
+    });
+    await expect(
+      facility.at(SCHEDULED_JOBS.billingRenew, {
+        id: 'renew.bad.1',
+        runAt: new Date(),
+        data: { user_id: 'not-a-uuid' },
+      }),
+    ).rejects.toThrow();
+    expect(await facility.job('renew.bad.1')).toBeUndefined();
+    // One that reaches the queue malformed anyway (an older release, a hand-made job).
+    const failed = new Promise<{ finishedOn?: number }>((resolve) =>
+      facility.start().on('failed', (job) => resolve({ finishedOn: job?.finishedOn })),
+    );
+    await facility.queue.add(
+      SCHEDULED_JOBS.billingRenew,
+      { user_id: 42 },
+      { jobId: 'renew.bad.2' },
+    );
+    expect((await failed).finishedOn).toEqual(expect.any(Number));
+    expect(runs).toEqual([]);
   });
 
   it('refuses an id BullMQ would misread', async () => {

@@ -1,6 +1,7 @@
-import { QUEUES } from '@studioshot/contracts';
-import { Queue, Worker, type Job } from 'bullmq';
+import { QUEUES, SCHEDULED_JOB_PAYLOADS } from '@studioshot/contracts';
+import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 
 /**
@@ -21,26 +22,38 @@ import type { Logger } from '../logger.js';
  * (decide from the database, not from the job): a job may run again after a crash, and a one-off
  * id can be added again once its finished job has been cleaned away.
  *
- * Example, a later feature's nightly purge:
+ * Every job name and its payload's schema come from one catalogue (`SCHEDULED_JOBS` and
+ * `SCHEDULED_JOB_PAYLOADS` in packages/contracts): a handler is typed by its name's payload, a job
+ * whose payload does not match is refused when added, and one that reaches the worker malformed
+ * fails for good without running.
  *
- *   scheduled.every('retention.purge', { every: 24 * 60 * 60_000 }, () => retention.purge());
+ * Example, a later feature's nightly purge (its name and empty payload in the catalogue):
+ *
+ *   scheduled.every(SCHEDULED_JOBS.retentionPurge, { every: 24 * 60 * 60_000 }, () => retention.purge());
  *
  * Register handlers before `start()`; `main.ts` starts the worker (tests construct the container
  * without it and start one only when a test asks for it).
  */
 
+/** Job names and the schema of each one's payload. */
+export type JobCatalogue = Record<string, z.ZodType<Record<string, unknown>>>;
+
 /** What a handler is told about the job it runs. */
-export interface ScheduledJobRun {
+export interface ScheduledJobRun<Data = Record<string, unknown>> {
   id: string;
   name: string;
-  data: Record<string, unknown>;
+  data: Data;
   /** 1 for the first attempt. */
   attempt: number;
 }
 
-export type ScheduledJobHandler = (run: ScheduledJobRun) => Promise<unknown>;
+export type ScheduledJobHandler<Data = Record<string, unknown>> = (
+  run: ScheduledJobRun<Data>,
+) => Promise<unknown>;
 
-export interface ScheduledJobsOptions {
+export interface ScheduledJobsOptions<C extends JobCatalogue> {
+  /** The job names this facility runs and their payloads (default: the API's catalogue). */
+  catalogue?: C;
   /** Shared connection for queue commands; the worker opens its own blocking one from its options. */
   connection: Redis;
   /** BullMQ key prefix (the deployment's REDIS_PREFIX + 'bull'), shared by every replica. */
@@ -57,8 +70,9 @@ export interface ScheduledJobsOptions {
 /** BullMQ refuses custom job ids with ':' (its own repeat ids use it) or that read as integers. */
 const JOB_ID = /^[A-Za-z0-9._-]+$/;
 
-export class ScheduledJobs {
+export class ScheduledJobs<C extends JobCatalogue = typeof SCHEDULED_JOB_PAYLOADS> {
   readonly queue: Queue;
+  private readonly catalogue: C;
   private readonly handlers = new Map<string, ScheduledJobHandler>();
   private worker: Worker | undefined;
   private readonly jobOptions: {
@@ -66,7 +80,8 @@ export class ScheduledJobs {
     backoff: { type: 'exponential'; delay: number };
   };
 
-  constructor(private readonly options: ScheduledJobsOptions) {
+  constructor(private readonly options: ScheduledJobsOptions<C>) {
+    this.catalogue = options.catalogue ?? (SCHEDULED_JOB_PAYLOADS as unknown as C);
     this.jobOptions = {
       attempts: options.attempts ?? 5,
       backoff: { type: 'exponential', delay: options.backoffMs ?? 30_000 },
@@ -83,10 +98,11 @@ export class ScheduledJobs {
     });
   }
 
-  /** Registers the handler of a job name; one handler per name. */
-  handle(name: string, handler: ScheduledJobHandler): this {
+  /** Registers the handler of a job name of the catalogue; one handler per name. */
+  handle<N extends keyof C & string>(name: N, handler: ScheduledJobHandler<z.output<C[N]>>): this {
+    if (!(name in this.catalogue)) throw new Error(`scheduled job ${name} is not in the catalogue`);
     if (this.handlers.has(name)) throw new Error(`scheduled job ${name} already has a handler`);
-    this.handlers.set(name, handler);
+    this.handlers.set(name, handler as ScheduledJobHandler);
     return this;
   }
 
@@ -94,10 +110,10 @@ export class ScheduledJobs {
    * A repeating job: the handler, and a job scheduler (id = name) running it every `every` ms,
    * the first run at once. Safe to call from every replica at every start.
    */
-  async every(
-    name: string,
+  async every<N extends keyof C & string>(
+    name: N,
     schedule: { every: number },
-    handler: ScheduledJobHandler,
+    handler: ScheduledJobHandler<z.output<C[N]>>,
   ): Promise<void> {
     this.handle(name, handler);
     await this.queue.upsertJobScheduler(
@@ -111,15 +127,18 @@ export class ScheduledJobs {
    * A one-off job at `runAt` (at once when that has passed), under a deterministic id: while a
    * job with that id exists, adding it again adds nothing.
    */
-  async at(
-    name: string,
-    job: { id: string; runAt: Date; data?: Record<string, unknown> },
+  async at<N extends keyof C & string>(
+    name: N,
+    job: { id: string; runAt: Date; data?: z.input<C[N]> },
   ): Promise<void> {
     if (!JOB_ID.test(job.id) || /^\d+$/.test(job.id))
       throw new Error(`scheduled job id ${job.id} must be letters, digits, '.', '_' or '-'`);
+    const schema = this.catalogue[name];
+    if (!schema) throw new Error(`scheduled job ${name} is not in the catalogue`);
+    const data = schema.parse(job.data ?? {});
     // The job's own timestamp is this moment, so timestamp + delay is `runAt` to the millisecond.
     const now = Date.now();
-    await this.queue.add(name, job.data ?? {}, {
+    await this.queue.add(name, data, {
       jobId: job.id,
       timestamp: now,
       delay: Math.max(0, job.runAt.getTime() - now),
@@ -166,10 +185,13 @@ export class ScheduledJobs {
   private async run(job: Job): Promise<unknown> {
     const handler = this.handlers.get(job.name);
     if (!handler) throw new Error(`no handler for scheduled job ${job.name}`);
+    // Retrying cannot mend a payload: it fails for good at once, and says why.
+    const data = this.catalogue[job.name]?.safeParse(job.data ?? {});
+    if (!data?.success) throw new UnrecoverableError(`malformed ${job.name} job`);
     return handler({
       id: job.id ?? '',
       name: job.name,
-      data: (job.data ?? {}) as Record<string, unknown>,
+      data: data.data,
       attempt: job.attemptsMade + 1,
     });
   }

@@ -15,7 +15,6 @@ export async function registerScheduledWork(c: Container): Promise<void> {
   // job (a Redis flush, a crash between commit and scheduling) would have missed.
   scheduled.handle(SCHEDULED_JOBS.billingRenew, async (run) => {
     const userId = run.data.user_id;
-    if (typeof userId !== 'string') return;
     // Stripe mode: Stripe Billing charges; what it did is read back before anything is decided.
     await c.subscriptionSync?.reconcile(userId);
     await c.renewals.processDue(userId);
