@@ -99,6 +99,7 @@ export default tseslint.config(
                 '**/scheduling/scheduled-work.js',
                 '**/container.js',
                 '**/area.js',
+                '**/areas/**',
                 '**/app.js',
                 '**/server.js',
                 '**/ws/**',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from './helpers.js';
+import { CreditLedgerRepository } from '../src/repositories/credit-ledger.repository.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,7 +29,7 @@ describe('the credits ledger', () => {
           for (const op of ops) if (!firstDelta.has(op.key)) firstDelta.set(op.key, op.delta);
           const results = await Promise.all(
             ops.map((op) =>
-              t.c.ledger.apply({
+              new CreditLedgerRepository(t.c.db).apply({
                 userId,
                 delta: firstDelta.get(op.key)!,
                 reason: 'property-test',
@@ -36,7 +37,7 @@ describe('the credits ledger', () => {
               }),
             ),
           );
-          const balance = await t.c.ledger.balanceOf(userId);
+          const balance = await new CreditLedgerRepository(t.c.db).balanceOf(userId);
           const entries = await t.c.db
             .selectFrom('credit_ledger')
             .select(['delta', 'balance_after', 'idempotency_key'])
@@ -56,15 +57,25 @@ describe('the credits ledger', () => {
   it('refuses a spend larger than the balance and records nothing', async () => {
     const { res } = await registerUser(t);
     const userId = res.body.user.id as string;
-    await t.c.ledger.apply({ userId, delta: 3, reason: 'grant', idempotencyKey: `${userId}:g` });
+    await new CreditLedgerRepository(t.c.db).apply({
+      userId,
+      delta: 3,
+      reason: 'grant',
+      idempotencyKey: `${userId}:g`,
+    });
     expect(
-      await t.c.ledger.apply({ userId, delta: -4, reason: 'spend', idempotencyKey: `${userId}:s` }),
+      await new CreditLedgerRepository(t.c.db).apply({
+        userId,
+        delta: -4,
+        reason: 'spend',
+        idempotencyKey: `${userId}:s`,
+      }),
     ).toEqual({
       outcome: 'insufficient',
     });
-    expect(await t.c.ledger.balanceOf(userId)).toBe(3);
+    expect(await new CreditLedgerRepository(t.c.db).balanceOf(userId)).toBe(3);
     expect(
-      await t.c.ledger.apply({
+      await new CreditLedgerRepository(t.c.db).apply({
         userId,
         delta: -3,
         reason: 'spend',
@@ -79,7 +90,12 @@ describe('the credits ledger', () => {
   it('is append-only', async () => {
     const { res } = await registerUser(t);
     const userId = res.body.user.id as string;
-    await t.c.ledger.apply({ userId, delta: 5, reason: 'grant', idempotencyKey: `${userId}:a` });
+    await new CreditLedgerRepository(t.c.db).apply({
+      userId,
+      delta: 5,
+      reason: 'grant',
+      idempotencyKey: `${userId}:a`,
+    });
     await expect(
       sql`UPDATE credit_ledger SET delta = 500 WHERE user_id = ${userId}`.execute(t.c.db),
     ).rejects.toThrow(/append-only/);

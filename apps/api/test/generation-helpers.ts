@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { bearer, registerUser, type TestApp } from './helpers.js';
+import { CreditLedgerRepository } from '../src/repositories/credit-ledger.repository.js';
 
 export interface GenUser {
   id: string;
@@ -33,7 +34,7 @@ export async function creditUser(
   const user = await registerUser(t);
   const id = (user.res.body as { user: { id: string } }).user.id;
   if (credits > 0)
-    await t.c.ledger.apply({
+    await new CreditLedgerRepository(t.c.db).apply({
       userId: id,
       delta: credits,
       reason: 'test_grant',
@@ -169,7 +170,7 @@ export function queuedGeneration(t: TestApp, userId: string) {
 }
 
 export async function balance(t: TestApp, userId: string): Promise<number> {
-  return t.c.ledger.balanceOf(userId);
+  return new CreditLedgerRepository(t.c.db).balanceOf(userId);
 }
 
 /** Everything a generation call may change, for "nothing changed" checks. */

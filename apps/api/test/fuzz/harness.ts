@@ -14,6 +14,7 @@ import { destination, pino } from 'pino';
 import { createContainer, type Container } from '../../src/container.js';
 import { loadEnv } from '../../src/env.js';
 import { createHttpServer } from '../../src/server.js';
+import { CreditLedgerRepository } from '../../src/repositories/credit-ledger.repository.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(HERE, '../../../..');
@@ -136,7 +137,7 @@ export async function seedFuzzUser(target: FuzzTarget): Promise<FuzzUser> {
   });
   const id = (body.user as { id: string }).id;
   const { c } = target;
-  await c.ledger.apply({
+  await new CreditLedgerRepository(c.db).apply({
     userId: id,
     delta: 100_000,
     reason: 'test_grant',

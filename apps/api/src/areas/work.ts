@@ -1,0 +1,120 @@
+import type { Db } from '@studioshot/db';
+import type { Storage } from '@studioshot/storage';
+import type { Redis } from 'ioredis';
+import type { Env } from '../env.js';
+import type { Logger } from '../logger.js';
+import type { GenerationOrdersService } from '../money/generation-orders.service.js';
+import type { GenerationsRepository } from '../repositories/generations.repository.js';
+import { JobQueueRepository } from '../repositories/job-queue.repository.js';
+import { PhotoSetsRepository } from '../repositories/photo-sets.repository.js';
+import { TaskEventsRepository } from '../repositories/task-events.repository.js';
+import { TasksRepository } from '../repositories/tasks.repository.js';
+import { TrainingRepository } from '../repositories/training.repository.js';
+import { UploadsRepository } from '../repositories/uploads.repository.js';
+import type { UsersRepository } from '../repositories/users.repository.js';
+import { DurationEstimates } from '../services/duration-estimates.js';
+import { GenerationService } from '../services/generation.service.js';
+import { ImageTokens } from '../services/image-tokens.js';
+import { PhotoProcessingService } from '../services/photo-processing.js';
+import { PhotoSetsService } from '../services/photo-sets.service.js';
+import { QueueService } from '../services/queue.service.js';
+import { TrainingService } from '../services/training.service.js';
+import { UploadsService } from '../services/uploads.service.js';
+
+/** The work area's slice: photos in, training, generation, the queue and its events. */
+export interface WorkArea {
+  /** The task queues the workers consume. */
+  jobs: JobQueueRepository;
+  uploads: UploadsService;
+  /** The user's photo sets, what each holds and when its photos are purged (settings). */
+  photoSets: PhotoSetsService;
+  training: TrainingService;
+  generation: GenerationService;
+  /** Every task change, of every type: what /ws relays. */
+  taskEvents: TaskEventsRepository;
+  queue: QueueService;
+}
+
+/** Wires the work area from its settings. */
+export function createWorkArea(
+  env: Env,
+  shared: {
+    db: Db;
+    redis: Redis;
+    logger: Logger;
+    storage: Storage;
+    bullPrefix: string;
+    usersRepo: UsersRepository;
+    generationsRepo: GenerationsRepository;
+    orders: Pick<GenerationOrdersService, 'generationOrder'>;
+  },
+): WorkArea {
+  const { db, redis, logger, storage, bullPrefix, usersRepo, generationsRepo } = shared;
+  const jobs = new JobQueueRepository(redis, bullPrefix, {
+    trainingAttempts: env.TRAINING_ATTEMPTS,
+    generationAttempts: env.GENERATION_ATTEMPTS,
+  });
+  const uploadsRepo = new UploadsRepository(db);
+  const imageTokens = new ImageTokens(`${env.JWT_SECRET}:images`);
+  const uploads = new UploadsService({
+    uploads: uploadsRepo,
+    users: usersRepo,
+    jobs,
+    pipeline: new PhotoProcessingService(),
+    store: storage,
+    imageTokens,
+    logger,
+  });
+  const trainingRepo = new TrainingRepository(db);
+  const taskEvents = new TaskEventsRepository(redis, bullPrefix, logger);
+  const tasksRepo = new TasksRepository(db);
+  const estimates = new DurationEstimates({ tasks: tasksRepo, jobs });
+  const training = new TrainingService({
+    training: trainingRepo,
+    tasks: tasksRepo,
+    uploads: uploadsRepo,
+    users: usersRepo,
+    jobs,
+    estimates,
+    modelType: env.ENGINE_KIND,
+    logger,
+  });
+  const generation = new GenerationService({
+    generations: generationsRepo,
+    orders: shared.orders,
+    defaultEngine: env.ENGINE_KIND,
+    tasks: tasksRepo,
+    jobs,
+    events: taskEvents,
+    storage,
+    imageTokens,
+    waitMs: env.GENERATION_WAIT_MS,
+    debugPrompts: env.DEBUG_PROMPTS,
+    logger,
+  });
+  const queue = new QueueService({
+    tasks: tasksRepo,
+    estimates,
+    training: trainingRepo,
+    trainingService: training,
+    generationService: generation,
+    jobs,
+    events: taskEvents,
+    trainingEngine: env.ENGINE_KIND,
+    noWorkerTimeoutMs: env.TASK_NO_WORKER_TIMEOUT_MS,
+    gpuHourlyRate: env.GPU_HOURLY_RATE,
+    alwaysOnMonthlyCost: env.ALWAYS_ON_MONTHLY_COST,
+  });
+  return {
+    jobs,
+    uploads,
+    photoSets: new PhotoSetsService({
+      photoSets: new PhotoSetsRepository(db),
+      photoRetentionDays: env.PHOTO_RETENTION_DAYS,
+    }),
+    training,
+    generation,
+    taskEvents,
+    queue,
+  };
+}
