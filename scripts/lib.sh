@@ -13,6 +13,9 @@ REDIS_PORT="${STUDIOSHOT_REDIS_PORT:-56379}"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0 COREPACK_INTEGRITY_KEYS=0
 export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 mkdir -p "$LOCAL"
+# The local services this shell started (not those it found running): stop_started_services
+# stops exactly these, so `npm start` and `npm test` leave the machine as they found it.
+STARTED_SERVICES=()
 
 log() { printf '\033[1;35m[studioshot]\033[0m %s\n' "$*"; }
 die() {
@@ -20,6 +23,15 @@ die() {
   exit 1
 }
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# Stops a process by the id in its pid file, waiting (up to 30 s) until it is gone.
+stop_pid_file() {
+  local pid
+  pid="$(cat "$1" 2>/dev/null)" || return 0
+  kill "$pid" 2>/dev/null || return 0
+  for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+}
 port_free() { ! (: <"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 APT_UPDATED=0
@@ -155,6 +167,7 @@ ensure_postgres() {
     as_pg "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
       -o "-p $PG_PORT -k $socket -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null ||
       die "Postgres did not start; see .local/postgres/server.log"
+    STARTED_SERVICES+=(postgres)
   fi
   if ! "$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U studioshot -d postgres -tAc \
     "SELECT 1 FROM pg_database WHERE datname = 'studioshot'" | grep -q 1; then
@@ -186,6 +199,7 @@ ensure_redis() {
       --appendfsync everysec --maxmemory-policy noeviction >/dev/null
     for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
     redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 || die "Redis did not start; see .local/redis/redis.log"
+    STARTED_SERVICES+=(redis)
   fi
   export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 }
@@ -258,6 +272,7 @@ ensure_s3_test_server() {
     echo $! >"$dir/server.pid"
     for _ in $(seq 100); do s3_test_up && break; sleep 0.1; done
     s3_test_up || die "the S3 test server did not start; see .local/s3-test/server.log"
+    STARTED_SERVICES+=(s3-test)
   fi
   export S3_TEST_ENDPOINT="$url"
 }
@@ -294,24 +309,25 @@ STRIPE_MOCK_VERSION="v0.203.0"
 # Go's toolchains are modules on the same proxy.
 STRIPE_MOCK_GO_TOOLCHAIN="go1.22.12"
 
-# A Go command able to build stripe-mock, printed; installs Debian's golang-go when there is none.
-stripe_mock_go() {
-  local go_cmd version toolchain dir="$LOCAL/stripe-mock"
+# A Go command of at least version $1 (go1.22), printed; installs Debian's golang-go when there is
+# none, and fetches toolchain $2 into folder $3 when the one found is older. $4 names what needs it.
+go_at_least() {
+  local minimum="$1" wanted="$2" dir="$3" purpose="$4" go_cmd version toolchain
   go_cmd="$(command -v go || true)"
   [ -z "$go_cmd" ] && [ -x /usr/local/go/bin/go ] && go_cmd=/usr/local/go/bin/go
   if [ -z "$go_cmd" ]; then
-    apt_install golang-go >&2 || die "Go is needed to build stripe-mock for the Stripe-mode tests: install it (https://go.dev/dl, Debian: apt-get install golang-go)"
+    apt_install golang-go >&2 || die "Go is needed to build $purpose: install it (https://go.dev/dl, Debian: apt-get install golang-go)"
     go_cmd="$(command -v go)"
   fi
   # `go version` prints "go version go1.26.8 linux/amd64".
   version="$("$go_cmd" version | awk '{print $3}')"
-  if printf '%s\n%s\n' go1.22 "$version" | sort -V -C; then
+  if printf '%s\n%s\n' "$minimum" "$version" | sort -V -C; then
     echo "$go_cmd"
     return
   fi
-  # An older Go (Debian 12 has 1.19) cannot read stripe-mock's go.mod, but can fetch a newer one.
-  toolchain="golang.org/toolchain@v0.0.1-$STRIPE_MOCK_GO_TOOLCHAIN.linux-$("$go_cmd" env GOARCH)"
-  log "fetching Go $STRIPE_MOCK_GO_TOOLCHAIN (found $version) to build stripe-mock" >&2
+  # An older Go (Debian 12 has 1.19) cannot read newer go.mod files, but can fetch a newer Go.
+  toolchain="golang.org/toolchain@v0.0.1-$wanted.linux-$("$go_cmd" env GOARCH)"
+  log "fetching Go $wanted (found $version) to build $purpose" >&2
   local root
   root="$(GOPATH="$dir/go" GOFLAGS=-modcacherw "$go_cmd" mod download -json "$toolchain" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
   [ -n "$root" ] || die "fetching $toolchain from the Go module proxy failed"
@@ -330,7 +346,7 @@ ensure_stripe_mock() {
   if ! [ -x "$bin" ] || ! [ -f "$fixtures" ] || [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$STRIPE_MOCK_VERSION" ]; then
     log "installing stripe-mock $STRIPE_MOCK_VERSION into .local/stripe-mock (go install)"
     local go_cmd module
-    go_cmd="$(stripe_mock_go)"
+    go_cmd="$(go_at_least go1.22 "$STRIPE_MOCK_GO_TOOLCHAIN" "$dir" stripe-mock)"
     rm -rf "$dir/bin" "$dir/.stamp"
     mkdir -p "$dir"
     # Its own module and build caches, deleted afterwards: only the binary and fixtures are kept.
@@ -367,6 +383,109 @@ ensure_stripe_mock() {
     echo $! >"$dir/server.pid"
     for _ in $(seq 100); do stripe_mock_up && break; sleep 0.1; done
     stripe_mock_up || die "stripe-mock did not start; see .local/stripe-mock/server.log"
+    STARTED_SERVICES+=(stripe-mock)
   fi
   export STRIPE_MOCK_URL="$url"
+}
+
+# Docker for the container test (`npm test` only; e2e/containers): the images are built from
+# infra/Dockerfile and run with docker-compose.yml. Where DOCKER_HOST names a daemon (a CI job
+# container given the runner's socket), that daemon is used and left running. Otherwise, as root
+# with apt: Debian's docker.io, a dockerd of our own with its data (the layer cache) in one fixed
+# folder outside the clone, and Compose v2 built from its Go module (Debian's 1.29 cannot read the
+# compose file's top-level `name:`). Exports STUDIOSHOT_DOCKER and STUDIOSHOT_COMPOSE, the
+# commands to run; or STUDIOSHOT_CONTAINER_TEST_SKIP with the reason there is no Docker.
+STUDIOSHOT_DOCKER_DIR="${STUDIOSHOT_DOCKER_DIR:-/var/lib/studioshot-docker}"
+COMPOSE_VERSION="v2.40.3"
+COMPOSE_GO_TOOLCHAIN="go1.24.9"
+# What a cold build needs in the folder's file system: the base images, the build stage, the
+# images and a layer cache (about 6 GB measured), with room to spare.
+DOCKER_DISK_NEEDED_GB=12
+STARTED_DOCKERD=""
+
+ensure_compose() {
+  local tools="$STUDIOSHOT_DOCKER_DIR/tools" go_cmd module
+  local bin="$tools/docker-compose-$COMPOSE_VERSION"
+  if ! [ -x "$bin" ]; then
+    log "building Docker Compose $COMPOSE_VERSION into $tools (go build, once)"
+    go_cmd="$(go_at_least go1.24 "$COMPOSE_GO_TOOLCHAIN" "$tools" "Docker Compose")"
+    module="$(GOTOOLCHAIN=local GOPATH="$tools/go" GOFLAGS=-modcacherw "$go_cmd" mod download -json \
+      "github.com/docker/compose/v2@$COMPOSE_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+    [ -n "$module" ] || die "fetching github.com/docker/compose/v2@$COMPOSE_VERSION failed"
+    # `go install` refuses the module (its go.mod has replace directives): build a copy of it.
+    rm -rf "$tools/src"
+    cp -r "$module" "$tools/src"
+    chmod -R u+w "$tools/src"
+    (cd "$tools/src" && GOTOOLCHAIN=local GOPATH="$tools/go" GOCACHE="$tools/go-build" GOFLAGS=-modcacherw \
+      "$go_cmd" build -trimpath -o "$bin.partial" ./cmd) || die "building Docker Compose failed"
+    mv "$bin.partial" "$bin"
+    rm -rf "$tools/src" "$tools/go" "$tools/go-build"
+  fi
+  STUDIOSHOT_COMPOSE="$bin"
+}
+
+stop_dockerd() {
+  [ -n "$STARTED_DOCKERD" ] || return 0
+  log "stopping the Docker daemon the container test started"
+  kill "$STARTED_DOCKERD" 2>/dev/null || true
+  for _ in $(seq 300); do kill -0 "$STARTED_DOCKERD" 2>/dev/null || break; sleep 0.1; done
+  STARTED_DOCKERD=""
+}
+
+ensure_docker() {
+  unset STUDIOSHOT_CONTAINER_TEST_SKIP
+  if [ -n "${DOCKER_HOST:-}" ]; then
+    log "using the Docker daemon at DOCKER_HOST ($DOCKER_HOST)"
+    [ -x /usr/bin/docker ] || apt_install docker.io || true
+    STUDIOSHOT_DOCKER=/usr/bin/docker
+    [ -x "$STUDIOSHOT_DOCKER" ] || STUDIOSHOT_DOCKER="$(command -v docker || true)"
+  else
+    if ! is_root || ! command -v apt-get >/dev/null; then
+      STUDIOSHOT_CONTAINER_TEST_SKIP="installing and starting Docker needs root and apt-get (or set DOCKER_HOST to a running daemon)"
+      export STUDIOSHOT_CONTAINER_TEST_SKIP
+      log "container test: $STUDIOSHOT_CONTAINER_TEST_SKIP"
+      return
+    fi
+    # Debian's client: another `docker` earlier on PATH may have no daemon or plugins.
+    [ -x /usr/sbin/dockerd ] && [ -x /usr/bin/docker ] || apt_install docker.io || die "installing docker.io failed"
+    command -v debootstrap >/dev/null || apt_install debootstrap || die "installing debootstrap failed"
+    STUDIOSHOT_DOCKER=/usr/bin/docker
+    mkdir -p "$STUDIOSHOT_DOCKER_DIR/data"
+    local free_gb
+    free_gb="$(df -P -BG "$STUDIOSHOT_DOCKER_DIR" | awk 'NR==2 {print int($4)}')"
+    [ "$free_gb" -ge "$DOCKER_DISK_NEEDED_GB" ] ||
+      die "the container test needs ${DOCKER_DISK_NEEDED_GB} GB free for Docker's data in $STUDIOSHOT_DOCKER_DIR; ${free_gb} GB are free (set STUDIOSHOT_DOCKER_DIR elsewhere, or free space)"
+    local run=/run/studioshot-docker
+    export DOCKER_HOST="unix://$run/docker.sock"
+    mkdir -p "$run"
+    if ! "$STUDIOSHOT_DOCKER" version >/dev/null 2>&1; then
+      log "starting a Docker daemon (data in $STUDIOSHOT_DOCKER_DIR/data)"
+      rm -f "$run/docker.sock" "$run/dockerd.pid"
+      nohup /usr/sbin/dockerd --data-root "$STUDIOSHOT_DOCKER_DIR/data" --exec-root "$run/exec" \
+        --pidfile "$run/dockerd.pid" -H "$DOCKER_HOST" >"$STUDIOSHOT_DOCKER_DIR/dockerd.log" 2>&1 </dev/null &
+      STARTED_DOCKERD=$!
+      for _ in $(seq 300); do "$STUDIOSHOT_DOCKER" version >/dev/null 2>&1 && break; sleep 0.1; done
+      "$STUDIOSHOT_DOCKER" version >/dev/null 2>&1 || die "dockerd did not start; see $STUDIOSHOT_DOCKER_DIR/dockerd.log"
+    fi
+  fi
+  [ -n "$STUDIOSHOT_DOCKER" ] || die "DOCKER_HOST is set but there is no docker client on PATH"
+  ensure_compose
+  export STUDIOSHOT_DOCKER STUDIOSHOT_COMPOSE DOCKER_HOST
+}
+
+stop_started_services() {
+  local i service bin
+  for ((i = ${#STARTED_SERVICES[@]} - 1; i >= 0; i--)); do
+    service="${STARTED_SERVICES[$i]}"
+    log "stopping $service (started by this run)"
+    case "$service" in
+      postgres)
+        bin="$(pg_bindir)" && as_pg "$bin/pg_ctl" -D "$LOCAL/postgres" -m fast -w stop >/dev/null ;;
+      redis) stop_pid_file "$LOCAL/redis/redis.pid" ;;
+      s3-test) stop_pid_file "$LOCAL/s3-test/server.pid" ;;
+      stripe-mock) stop_pid_file "$LOCAL/stripe-mock/server.pid" ;;
+    esac
+  done
+  STARTED_SERVICES=()
+  stop_dockerd
 }

@@ -2,6 +2,9 @@
 # `npm test`: the same provisioning as `npm start`, then every suite: lint, types, unit and
 # integration tests (real Postgres, Redis, Python engine), pytest, and browser tests in Chromium.
 source "$(dirname "$0")/lib.sh"
+# Whatever happens, every service this run started is stopped at the end (ones it found running
+# are left alone): Postgres, Redis, the S3 test server, stripe-mock and the Docker daemon.
+trap stop_started_services EXIT
 provision
 ensure_s3_test_server
 # The flux engine's tests (pytest and the worker's) run on a CPU in its own virtualenv.
@@ -35,5 +38,10 @@ pnpm exec turbo run test --concurrency=1 --output-logs=full
 
 step "browser tests"
 pnpm --filter @studioshot/e2e e2e
+
+# The images built from infra/Dockerfile, run with docker-compose.yml (e2e/containers).
+step "container test"
+ensure_docker
+pnpm --filter @studioshot/e2e containers
 
 log "all test suites passed"
