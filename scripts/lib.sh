@@ -128,8 +128,10 @@ export FLUX_ENGINE_PYTHON="$ENGINE_DIR/.venv-flux/bin/python"
 pg_bindir() {
   local d
   d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-  if [ -n "$d" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return; fi
-  command -v pg_ctl >/dev/null && dirname "$(command -v pg_ctl)" && return
+  # `return 0`, not `return`: called from an EXIT trap, a bare return answers the status the
+  # shell was exiting with.
+  if [ -n "$d" ] && [ -x "$d/pg_ctl" ]; then echo "$d"; return 0; fi
+  command -v pg_ctl >/dev/null && dirname "$(command -v pg_ctl)" && return 0
   return 1
 }
 
@@ -470,11 +472,15 @@ ensure_docker() {
   fi
   [ -n "$STUDIOSHOT_DOCKER" ] || die "DOCKER_HOST is set but there is no docker client on PATH"
   ensure_compose
-  export STUDIOSHOT_DOCKER STUDIOSHOT_COMPOSE DOCKER_HOST
+  # Compose builds with the daemon's own BuildKit (no buildx plugin here).
+  export STUDIOSHOT_DOCKER STUDIOSHOT_COMPOSE DOCKER_HOST COMPOSE_BAKE=false
 }
 
 stop_started_services() {
   local i service bin
+  # A second Ctrl-C (or the caller's SIGTERM) must not cut a stop short: ignored here, and by the
+  # stop commands, which inherit it.
+  trap '' INT TERM
   for ((i = ${#STARTED_SERVICES[@]} - 1; i >= 0; i--)); do
     service="${STARTED_SERVICES[$i]}"
     log "stopping $service (started by this run)"

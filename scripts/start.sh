@@ -15,7 +15,9 @@ node apps/api/dist/seed.js
 export WEB_DIST="$ROOT/apps/web/dist"
 log "starting API + web on port $PORT and the worker"
 # In the background, so this shell's traps run: Ctrl-C reaches the app through them.
-pnpm exec concurrently --kill-others --names api,worker --prefix-colors magenta,cyan \
+# concurrently itself (not through pnpm, which may exit first), so the wait below ends only once
+# the API and the worker have.
+node_modules/.bin/concurrently --kill-others --names api,worker --prefix-colors magenta,cyan \
   "node apps/api/dist/main.js" "node apps/worker/dist/main.js" &
 app=$!
 trap 'kill -TERM "$app" 2>/dev/null' INT TERM
