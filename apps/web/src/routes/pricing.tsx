@@ -189,14 +189,14 @@ function NeedBanner({
   state: PricingNavigationState;
   packs: PricingResponse['credit_packs'];
 }) {
-  if (state.reason === 'upgrade') {
+  if (state.reason === 'upgrade' || state.reason === 'plan') {
     return (
       <section
         aria-labelledby="need-heading"
         className="mx-auto mt-8 max-w-3xl rounded-2xl border border-accent-200 bg-accent-50 px-5 py-4 text-center"
       >
         <h2 id="need-heading" className="font-display text-lg font-semibold text-accent-800">
-          Upgrade to Train More
+          {state.reason === 'plan' ? 'Choose a plan to train your model' : 'Upgrade to Train More'}
         </h2>
         <p className="mt-1 text-stone-700">{state.message}</p>
       </section>
