@@ -92,7 +92,9 @@ export function Component() {
   // Photos after a finished set starts a new one and must not be sent back to it).
   const [openedWithoutSet] = useState(sessionParam === null);
   const adopted = useRef(false);
-  const currentSet = useCurrentPhotoSet(hasToken && openedWithoutSet && !adopted.current);
+  const currentSet = useCurrentPhotoSet(
+    openedWithoutSet && !adopted.current && (gate.kind === 'ready' || gate.kind === 'profile'),
+  );
   const adoptSession = flow.adoptSession;
   useEffect(() => {
     if (!currentSet.data || adopted.current) return;

@@ -42,7 +42,7 @@ export async function fetchCurrentPhotoSet(signal?: AbortSignal): Promise<Curren
 }
 
 /** Where the set is picked up: the name form once it is closed for training, else the upload page. */
-export function continueTarget(set: Pick<CurrentPhotoSet, 'id' | 'status'>): string {
+export function continueTarget(set: { id: string; status: string }): string {
   const id = encodeURIComponent(set.id);
   return set.status === 'completed' ? `/training/start?session=${id}` : `/upload?session=${id}`;
 }
