@@ -1,5 +1,5 @@
 import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generationResult, imageId, MODEL_ID } from '../features/generation/testing';
 import { FREE_SUBSCRIPTION, pricingAnswer } from '../features/payments/testing';
@@ -320,5 +320,30 @@ describe('/generate-trained: generating', () => {
     const sent = bodies().map((body) => body.idempotency_key);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBe(sent[0]);
+  });
+
+  it('a reload while generating comes back to the same generation, asked with the same key', async () => {
+    const queued = queuedUntilFinished(GENERATE);
+    const { bodies } = studio({ credits_balance: 10 }, queued.handlers);
+    await startGenerating(await generateButton());
+    await waitFor(() => expect(bodies()).toHaveLength(1));
+    const key = bodies()[0]!.idempotency_key;
+
+    // The page goes away (a reload) and opens again.
+    cleanup();
+    const again = studio({ credits_balance: 10 }, queued.handlers);
+    expect(await screen.findByRole('progressbar', { name: 'Generation progress' })).toBeTruthy();
+    await waitFor(() => expect(again.bodies()).toHaveLength(1));
+    expect(again.bodies()[0]!.idempotency_key).toBe(key);
+
+    const socket = acceptedSocket();
+    queued.finish();
+    pushTask(socket, { status: 'completed', progress: 100 });
+    expect(await screen.findByRole('region', { name: 'Your Premium Headshots' })).toBeTruthy();
+    // Once it is over, the next visit starts from the empty page.
+    cleanup();
+    const later = studio({ credits_balance: 10 }, queued.handlers);
+    await generateButton();
+    expect(later.bodies()).toHaveLength(0);
   });
 });
