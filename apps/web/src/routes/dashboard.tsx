@@ -255,7 +255,11 @@ export function Component() {
         <div className="flex flex-wrap items-center gap-3">
           {account &&
             (training.kind === 'upload' ? (
-              <button type="button" onClick={train} className={buttonClass('primary')}>
+              <button
+                type="button"
+                onClick={train}
+                className={buttonClass(currentSet.data ? 'secondary' : 'primary')}
+              >
                 + Train New Model
               </button>
             ) : training.kind === 'limit' ? (
@@ -291,7 +295,8 @@ export function Component() {
       ) : null}
 
       {/* A new account that has made nothing yet is not "out of credits": no alarm on day one. */}
-      {!bannerDismissed && account && hasUsedProduct(account) && (
+      {/* One next step at a time: a set waiting to train comes before the credits. */}
+      {!bannerDismissed && account && !currentSet.data && hasUsedProduct(account) && (
         <LowCreditBanner
           credits={credits}
           onDismiss={() => setBannerDismissed(true)}
@@ -384,7 +389,7 @@ export function Component() {
                 type="button"
                 onClick={train}
                 title={atLimit ? limitTooltip : undefined}
-                className={`${buttonClass(training.kind === 'upload' ? 'primary' : 'secondary')} w-full`}
+                className={`${buttonClass(training.kind === 'upload' && !currentSet.data ? 'primary' : 'secondary')} w-full`}
               >
                 {training.kind === 'pricing'
                   ? 'Upgrade to Train AI Model'
