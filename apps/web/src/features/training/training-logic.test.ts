@@ -9,6 +9,7 @@ import {
   createAnnouncementLog,
   dashboardBanner,
   defaultModelName,
+  lowerOf,
   MODEL_NAME_MAX,
   detectChanges,
   failureToastMessage,
@@ -195,5 +196,17 @@ describe('names', () => {
 
   it('shows the first 8 characters of an id', () => {
     expect(shortId('3a1f0c2e-8b4d-4c6e')).toBe('3a1f0c2e');
+  });
+});
+
+describe('time remaining', () => {
+  it('never goes up: the lower of the last shown and the new estimate', () => {
+    const shown: (number | null)[] = [];
+    let last: number | null = null;
+    for (const estimate of [null, 3, 2, 1, 0, 1, null, 0]) {
+      last = lowerOf(last, estimate);
+      shown.push(last);
+    }
+    expect(shown).toEqual([null, 3, 2, 1, 0, 0, 0, 0]);
   });
 });

@@ -270,3 +270,10 @@ export function defaultModelName(user: NamedUser | null | undefined, now = new D
 export function shortId(id: string): string {
   return id.slice(0, 8);
 }
+
+/** The lower of two remaining times, either unknown (null); unknown only when both are. */
+export function lowerOf(previous: number | null, next: number | null): number | null {
+  if (previous === null) return next;
+  if (next === null) return previous;
+  return Math.min(previous, next);
+}
