@@ -152,7 +152,7 @@ describe('billing in the browser', () => {
       await plan.getByText('Starter plan and 4 credits').waitFor();
       await pageShots(page, 'billing-30-history');
 
-      await upgrade.getByRole('link', { name: /^Receipt SS-/ }).click();
+      await upgrade.getByRole('link', { name: /^View receipt SS-/ }).click();
       await page.waitForURL((u) => u.pathname.startsWith('/billing/receipts/'));
       const receipt = page.getByRole('article', { name: 'Receipt' });
       await receipt.getByText('Studioshot', { exact: true }).waitFor();
