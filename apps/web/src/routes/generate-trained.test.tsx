@@ -181,7 +181,7 @@ describe('/generate-trained: the page', () => {
 });
 
 describe('/generate-trained: generating', () => {
-  it('done at once (200): four ranked headshots, Save and Save All, credits refreshed', async () => {
+  it('done at once (200): four ranked headshots, Download and Download All, credits refreshed', async () => {
     const imageHandlers: Handlers = Object.fromEntries(
       [0, 1, 2, 3].map((n) => [
         `GET /images/generated/${imageId(n)}?token=t${n}`,
@@ -239,12 +239,12 @@ describe('/generate-trained: generating', () => {
     expect(await screen.findByText('9')).toBeTruthy();
 
     const clicked = captureDownloads();
-    fireEvent.click(within(cards[1]!).getByRole('button', { name: 'Save Headshot 2' }));
+    fireEvent.click(within(cards[1]!).getByRole('button', { name: 'Download Headshot 2' }));
     await waitFor(() => expect(clicked).toEqual(['headshot-7d1e2f3a-2.jpg']));
     expect(await screen.findByText('Headshot saved.')).toBeTruthy();
 
     clicked.length = 0;
-    fireEvent.click(within(results).getByRole('button', { name: 'Save All' }));
+    fireEvent.click(within(results).getByRole('button', { name: 'Download All' }));
     await waitFor(() => expect(clicked).toHaveLength(4), { timeout: 5000 });
     expect(await screen.findByText('4 headshots saved.')).toBeTruthy();
   });

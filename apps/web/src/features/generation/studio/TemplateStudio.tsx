@@ -289,7 +289,6 @@ export function TemplateStudio({
           heading="Your AI Headshots"
           styleLabel={made?.templateName ?? 'Template'}
           source={madeFrom(made)}
-          saveLabel="Download"
           saveAll={false}
           className="mt-12"
         >
