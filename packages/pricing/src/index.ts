@@ -2,10 +2,6 @@
  * The product's catalogue and business constants (spec 'Plans and prices'). The server charges
  * only what is here; the client displays it. Prices are in US cents.
  */
-import { PLANS_FROM_CENTS } from './entry-prices.js';
-import { GENERATION_ORDER } from './generation-order.js';
-
-export { GENERATION_ORDER, PLANS_FROM_CENTS };
 
 export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
 export type PaidPlan = Exclude<PlanType, 'free'>;
@@ -18,17 +14,6 @@ export const TOP_TIER: PlanType = 'premium';
 
 export function tierRank(plan: PlanType): number {
   return PLAN_TIERS.indexOf(plan);
-}
-
-/** One credit runs one generation, which makes this many headshots. */
-export const IMAGES_PER_GENERATION = GENERATION_ORDER.images;
-
-/**
- * What a number of credits buys, in the one wording every page uses: '4 credits (16 headshots)'.
- * A credit is one generation of IMAGES_PER_GENERATION headshots, never one headshot.
- */
-export function creditsWithHeadshots(credits: number): string {
-  return `${credits} ${credits === 1 ? 'credit' : 'credits'} (${credits * IMAGES_PER_GENERATION} headshots)`;
 }
 
 export interface Plan {
@@ -51,12 +36,12 @@ export const PLANS: readonly Plan[] = [
     id: 'starter',
     name: 'Starter',
     description: 'One personal model and a monthly allowance of headshots.',
-    price_cents: PLANS_FROM_CENTS,
+    price_cents: 999,
     credits: 4,
     training_limit: 1,
     features: [
       '1 personal AI model',
-      `${creditsWithHeadshots(4)} every month`,
+      '4 headshot credits every month',
       '60 studio styles',
       '1024x1024 downloads',
     ],
@@ -71,7 +56,7 @@ export const PLANS: readonly Plan[] = [
     training_limit: 5,
     features: [
       '5 personal AI models',
-      `${creditsWithHeadshots(8)} every month`,
+      '8 headshot credits every month',
       '60 studio styles',
       'Priority training queue',
     ],
@@ -86,7 +71,7 @@ export const PLANS: readonly Plan[] = [
     training_limit: 10,
     features: [
       '10 personal AI models',
-      `${creditsWithHeadshots(16)} every month`,
+      '16 headshot credits every month',
       'Custom prompts (annual)',
       'Fastest queue',
     ],
@@ -202,7 +187,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: null,
     popular: false,
     badge: null,
-    features: [creditsWithHeadshots(20), 'All 60 styles', 'Credits never expire'],
+    features: ['20 headshot credits', 'All 60 styles', 'Credits never expire'],
   },
   {
     id: 'professional_pack',
@@ -213,7 +198,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: '16% OFF',
     popular: true,
     badge: 'Most Popular',
-    features: [creditsWithHeadshots(60), 'All 60 styles', 'Credits never expire'],
+    features: ['60 headshot credits', 'All 60 styles', 'Credits never expire'],
   },
   {
     id: 'business_pack',
@@ -224,7 +209,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: '34% OFF',
     popular: false,
     badge: 'Best for Teams',
-    features: [creditsWithHeadshots(150), 'All 60 styles', 'Credits never expire'],
+    features: ['150 headshot credits', 'All 60 styles', 'Credits never expire'],
   },
   {
     id: 'enterprise_pack',
@@ -235,7 +220,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: '42% OFF',
     popular: false,
     badge: 'Best Value',
-    features: [creditsWithHeadshots(350), 'All 60 styles', 'Credits never expire'],
+    features: ['350 headshot credits', 'All 60 styles', 'Credits never expire'],
   },
 ];
 
@@ -310,6 +295,8 @@ export function trainingPackById(id: string): TrainingPack | undefined {
   return TRAINING_PACKS.find((pack) => pack.id === id);
 }
 
+export { GENERATION_ORDER } from './generation-order.js';
+
 /** What one credit is worth at list price (the smallest credit package), in cents. */
 export const CREDIT_LIST_PRICE_CENTS =
   CREDIT_PACKAGES[0]!.price_cents / CREDIT_PACKAGES[0]!.credits;
@@ -317,6 +304,7 @@ export const CREDIT_LIST_PRICE_CENTS =
 export const TRAINING_FEE_DOLLARS = 25;
 export const FREE_CREDITS_INCLUDED = 0;
 export const CREDITS_PER_GENERATION = 1;
+export const IMAGES_PER_GENERATION = 4;
 export const LOW_CREDIT_THRESHOLD = 5;
 export const VERY_LOW_CREDIT_THRESHOLD = 2;
 /** Always-on GPU cost per month (dollars) that the queue's cost projection compares against. */

@@ -53,9 +53,8 @@ export function Component() {
   };
 
   const afterSignup = () => {
-    const target = postSignupTarget({ storedRedirect: getAuthRedirect(), urlRedirect });
     clearAuthRedirect();
-    void navigate(target, { replace: true });
+    void navigate(postSignupTarget(urlRedirect), { replace: true });
   };
 
   const closeReset = () => {

@@ -28,8 +28,6 @@ import {
 import { TrainingLiveView, TrainingPage } from '../features/training/TrainingLiveView';
 import { TrainingProgressCard } from '../features/training/TrainingProgressCard';
 import { fetchSessionStatus } from '../features/upload/upload-api';
-import { ContinueCard } from '../features/upload/ContinueCard';
-import { CURRENT_SET_QUERY_KEY, useCurrentPhotoSet } from '../features/upload/current-set';
 import { durationPhrase, expectedSeconds } from '../features/queue/durations';
 import { useWaitEstimate } from '../features/queue/use-durations';
 import { ApiError, errorMessage } from '../lib/api-client';
@@ -237,7 +235,6 @@ function StartForm({
       applyJobUpdate(job);
       void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
-      void queryClient.invalidateQueries({ queryKey: CURRENT_SET_QUERY_KEY });
       onStarted(job);
     },
     onError: (error) => {
@@ -473,7 +470,6 @@ function WithoutSession() {
   const jobs = useTrainingJobs();
   const connection = useConnectionState(!jobs.isError);
   const active = jobs.data?.find((job) => isActiveStatus(job.status));
-  const currentSet = useCurrentPhotoSet();
 
   if (active) {
     return (
@@ -482,15 +478,8 @@ function WithoutSession() {
       </TrainingPage>
     );
   }
-  if (jobs.isPending || currentSet.isPending) {
+  if (jobs.isPending) {
     return <PageState title="Checking your trainings..." message="One moment" busy />;
-  }
-  if (currentSet.data) {
-    return (
-      <TrainingPage title="Start Training">
-        <ContinueCard set={currentSet.data} />
-      </TrainingPage>
-    );
   }
   return (
     <PageState

@@ -18,6 +18,7 @@ function HeadshotCard({
   image,
   number,
   styleLabel,
+  saveLabel,
   saving,
   disabled,
   showRank,
@@ -26,6 +27,7 @@ function HeadshotCard({
   image: GeneratedImage;
   number: number;
   styleLabel: string;
+  saveLabel: string;
   saving: boolean;
   disabled: boolean;
   showRank: boolean;
@@ -79,11 +81,11 @@ function HeadshotCard({
             type="button"
             onClick={onSave}
             disabled={disabled}
-            aria-label={`Download ${title}`}
+            aria-label={`${saveLabel} ${title}`}
             className={`${buttonClass('secondary', 'sm')} mt-auto w-full`}
           >
             {saving ? <Spinner className="size-4" /> : <DownloadIcon />}
-            Download
+            {saveLabel}
           </button>
         </div>
       </article>
@@ -92,8 +94,8 @@ function HeadshotCard({
 }
 
 /**
- * A generation's headshots: each with its number, style, rank and likeness and its own
- * Download, plus Download All (the one wording of every page). Images that fail to load become a card naming the image and its address.
+ * A generation's headshots: each with its number, style, rank and likeness and its own Save,
+ * plus Save All. Images that fail to load become a card naming the image and its address.
  */
 export function HeadshotGrid({
   images,
@@ -101,6 +103,8 @@ export function HeadshotGrid({
   headingId,
   description,
   styleLabel,
+  saveLabel = 'Save',
+  saveAllLabel = 'Save All',
   saving,
   showRank = true,
   onSave,
@@ -111,11 +115,13 @@ export function HeadshotGrid({
   headingId: string;
   description?: ReactNode;
   styleLabel: string;
-  /** The id being saved, 'all' during Download All, or null. */
+  saveLabel?: string;
+  saveAllLabel?: string;
+  /** The id being saved, 'all' during Save All, or null. */
   saving: string | null;
   showRank?: boolean;
   onSave: (image: GeneratedImage) => void;
-  /** Without it the grid has no Download All of its own (the page offers one elsewhere). */
+  /** Without it the grid has no Save All of its own (the page offers one elsewhere). */
   onSaveAll?: () => void;
 }) {
   return (
@@ -139,7 +145,7 @@ export function HeadshotGrid({
             className={buttonClass('primary')}
           >
             {saving === 'all' ? <Spinner className="size-4" /> : <DownloadIcon />}
-            Download All
+            {saveAllLabel}
           </button>
         )}
       </div>
@@ -150,6 +156,7 @@ export function HeadshotGrid({
             image={image}
             number={index + 1}
             styleLabel={styleLabel}
+            saveLabel={saveLabel}
             saving={saving === image.id}
             disabled={saving !== null}
             showRank={showRank}

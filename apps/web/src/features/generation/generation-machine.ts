@@ -176,9 +176,7 @@ export function nextIdempotencyKey(state: GenerationState, fresh: () => string):
   return fresh();
 }
 
-export function isBusy(
-  state: GenerationState,
-): state is Extract<GenerationState, { phase: 'submitting' | 'running' | 'collecting' }> {
+export function isBusy(state: GenerationState): boolean {
   return state.phase === 'submitting' || state.phase === 'running' || state.phase === 'collecting';
 }
 

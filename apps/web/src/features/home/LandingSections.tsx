@@ -6,7 +6,7 @@ import type { ResultsEstimate } from '../queue/durations';
 import { usePublicResultsEstimate } from '../queue/use-public-estimate';
 import { Claim, UNTIMED_CLAIM } from './Claim';
 import { useGetStarted } from './use-get-started';
-import { ORDER_IMAGES, ORDER_PRICE, PLANS_FROM } from './starting-price';
+import { STARTING_PRICE } from './starting-price';
 
 /**
  * The parts of the landing page that depend on the public wait-time estimate, and the sections
@@ -23,8 +23,8 @@ export function TimeClaim() {
 function reasons(results: ResultsEstimate | null) {
   return [
     {
-      title: 'Studio-lit portraits',
-      body: 'Crisp, evenly lit 1024x1024 portraits, ready for LinkedIn and your company site.',
+      title: 'Studio quality in 4K',
+      body: 'Crisp, evenly lit portraits at 4K resolution, ready for print, LinkedIn and your company site.',
     },
     {
       // Only the title depends on the estimate, so the card keeps its size when it arrives.
@@ -45,8 +45,8 @@ const REASONS = [
     body: 'We train a personal model on your own 10-20 photos, so every headshot still looks like you.',
   },
   {
-    title: `Plans from ${PLANS_FROM} a month`,
-    body: `Every plan trains your own model and brings credits each month; cancel any time. Once your model is trained, ${ORDER_IMAGES} more headshots are a one-off ${ORDER_PRICE}.`,
+    title: `Pay once, from ${STARTING_PRICE}`,
+    body: `Starting at ${STARTING_PRICE} with no monthly commitments. Buy credits when you need them; each generation makes 4 images.`,
   },
   {
     title: '30-day money-back guarantee',
@@ -229,7 +229,7 @@ export function LandingSections() {
               : 'Your next headshot is a few selfies away'}
           </h2>
           <p className="mt-3 text-stone-600">
-            Plans from {PLANS_FROM} a month · Cancel any time · 30-day money-back guarantee
+            Starting at {STARTING_PRICE} · No monthly commitments · 30-day money-back guarantee
           </p>
           <button
             type="button"

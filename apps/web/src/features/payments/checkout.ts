@@ -68,8 +68,6 @@ export interface PaymentSuccess {
   message: string;
   /** Where the page goes by itself, after `delayMs`. */
   redirectTo: string;
-  /** The success card's button, naming that page. */
-  nextLabel: string;
   delayMs: number;
 }
 
@@ -134,7 +132,6 @@ export async function completeOrder(
           ? message
           : `${message} ${MESSAGES.trainingUploadNext}`,
         redirectTo: '/upload',
-        nextLabel: 'Continue to Upload Photos',
         delayMs: REDIRECT_DELAY_MS,
       };
     }
@@ -149,7 +146,6 @@ export async function completeOrder(
       return {
         message: `${added} credits have been added to your account.`,
         redirectTo: '/dashboard',
-        nextLabel: 'Go to Dashboard',
         delayMs: CREDITS_REDIRECT_DELAY_MS,
       };
     }
@@ -163,7 +159,6 @@ export async function completeOrder(
       return {
         message: 'Payment successful! Your 4 headshots are being prepared...',
         redirectTo: generationResultPath(order, intent.payment_intent_id),
-        nextLabel: 'See Your Headshots',
         delayMs: REDIRECT_DELAY_MS,
       };
     }

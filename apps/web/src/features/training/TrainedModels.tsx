@@ -123,8 +123,7 @@ export function TrainedModels({
   loading: boolean;
   hasCredits: boolean;
   onGenerate: (modelId: string) => void;
-  /** The empty list's Train Your First Model; left out where the page offers a clearer step. */
-  onTrainFirst?: () => void;
+  onTrainFirst: () => void;
   /** The section's Train New Model control. */
   trainAction?: ReactNode;
   /** Each model's Delete action (the dashboard confirms first). */
@@ -178,15 +177,9 @@ export function TrainedModels({
           <p className="mx-auto mt-1 max-w-sm text-sm text-stone-600">
             Upload 10-20 photos of yourself and we will train a personal model that knows your face.
           </p>
-          {onTrainFirst && (
-            <button
-              type="button"
-              onClick={onTrainFirst}
-              className={`${buttonClass('primary')} mt-5`}
-            >
-              Train Your First Model
-            </button>
-          )}
+          <button type="button" onClick={onTrainFirst} className={`${buttonClass('primary')} mt-5`}>
+            Train Your First Model
+          </button>
         </div>
       ) : (
         <ul className="mt-2 divide-y divide-stone-100">
