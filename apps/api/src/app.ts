@@ -113,6 +113,7 @@ export function createApp(c: Container): Express {
     fulfilment: c.fulfilment,
     subscriptions: c.subscriptions,
     billing: c.billing,
+    refunds: c.refunds,
     testProvider: c.testPaymentProvider,
   });
   renewalsTestRoutes(api, {

@@ -46,6 +46,27 @@ export const ZPaymentIntentDetailsResponseSchema = ZUpgradeIntentResponseSchema.
 });
 export type PaymentIntentDetails = z.infer<typeof ZPaymentIntentDetailsResponseSchema>;
 
+/** The 30-day money-back guarantee: any payment may be refunded this long after it was paid. */
+export const REFUND_WINDOW_DAYS = 30;
+
+/** The reasons an owner chooses from when asking for their money back, as the page words them. */
+export const REFUND_REASONS = {
+  not_satisfied: 'I am not happy with my headshots',
+  not_like_me: 'The headshots do not look like me',
+  technical_problem: 'Something did not work',
+  bought_by_mistake: 'I bought it by mistake',
+  no_longer_needed: 'I no longer need it',
+  other: 'Another reason',
+} as const;
+export type RefundReasonId = keyof typeof REFUND_REASONS;
+const REFUND_REASON_IDS = Object.keys(REFUND_REASONS) as [RefundReasonId, ...RefundReasonId[]];
+
+/** POST /api/v1/payments/refunds: the owner asks for a payment's money back. */
+export const ZRefundRequestSchema = z.strictObject({
+  payment_id: z.uuid(),
+  reason: z.enum(REFUND_REASON_IDS),
+});
+
 /** What a payment granted, read from what was recorded when it took effect. */
 export const ZPaymentGrantSchema = z.object({
   credits: z.number().int(),
@@ -69,6 +90,20 @@ export const ZBillingEntrySchema = z.object({
   granted: ZPaymentGrantSchema,
   /** A receipt exists for money taken (paid, or paid then refunded). */
   has_receipt: z.boolean(),
+  refund: z
+    .object({
+      reason: z.enum(REFUND_REASON_IDS).nullable().describe('null: refunded by us, not asked for'),
+      requested_at: z.string().nullable(),
+      credits_taken_back: z.number().int().describe('Unspent credits of this payment taken back'),
+    })
+    .nullable()
+    .describe('How a refunded payment was refunded; null while it is not refunded'),
+  refundable_until: z
+    .string()
+    .nullable()
+    .describe(
+      'The end of the 30-day guarantee for a paid payment not yet refunded; null when it cannot be refunded',
+    ),
 });
 export type BillingEntry = z.infer<typeof ZBillingEntrySchema>;
 
@@ -86,3 +121,10 @@ export const ZReceiptResponseSchema = ZBillingEntrySchema.extend({
   proration: ZUpgradeProrationSchema.nullable(),
 });
 export type ReceiptResponse = z.infer<typeof ZReceiptResponseSchema>;
+
+/** POST /api/v1/payments/refunds: the payment as it now stands, refunded. */
+export const ZRefundResponseSchema = z.object({
+  message: z.string(),
+  payment: ZBillingEntrySchema,
+});
+export type RefundResponse = z.infer<typeof ZRefundResponseSchema>;

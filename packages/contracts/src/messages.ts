@@ -108,6 +108,13 @@ export const MESSAGES = {
   billingHistoryFailed: 'Failed to load billing history',
   receiptNotFound: 'Receipt not found',
   receiptLoadFailed: 'Failed to load the receipt',
+  refundWindowClosed:
+    'This payment was made more than 30 days ago, so the money-back guarantee no longer covers it.',
+  refundNotPaid: 'Only a completed payment can be refunded.',
+  refundRefused: 'The payment provider refused this refund:',
+  refundFailed: 'The refund could not be made right now. Please try again in a few minutes.',
+  refundDone: 'Your refund is on its way: it reaches your card in 5 to 10 business days.',
+  paymentRefunded: 'This payment was refunded, so it can no longer be used.',
   // Upload (spec error catalogue and validation rules)
   sessionCreateFailed: 'Failed to create upload session',
   sessionCompleteFailed: 'Failed to complete session',

@@ -107,6 +107,14 @@ export type PaymentKind =
   /** A subscription's next period, charged by the renewal job or reported by the provider. */
   | 'renewal';
 export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
+/** Why an owner asked for their money back (the 30-day guarantee). */
+export type RefundReason =
+  | 'not_satisfied'
+  | 'not_like_me'
+  | 'technical_problem'
+  | 'bought_by_mistake'
+  | 'no_longer_needed'
+  | 'other';
 
 export interface PaymentsTable {
   id: Generated<string>;
@@ -130,6 +138,17 @@ export interface PaymentsTable {
   refund_due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** An upgrade in the middle of a period: how it was priced (applies only within that period). */
   proration: ColumnType<PaymentProration | null, string | null | undefined, string | null>;
+  /** A refund its owner asked for under the 30-day guarantee: the reason they chose. */
+  refund_reason: ColumnType<
+    RefundReason | null,
+    RefundReason | null | undefined,
+    RefundReason | null
+  >;
+  refund_requested_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -164,6 +183,10 @@ export interface TestPaymentIntentsTable {
   idempotency_key: string | null;
   last_payment_error: string | null;
   amount_refunded: Generated<number>;
+  /** The idempotency keys of the refunds made: the same key again refunds nothing more. */
+  refund_keys: ColumnType<string[], string[] | undefined, string[]>;
+  /** Set when the card that paid declines refunds (Stripe's test card 4000 0000 0000 5126). */
+  refund_error: string | null;
   created_at: Timestamp;
 }
 
@@ -204,7 +227,7 @@ export interface SubscriptionsTable {
 }
 
 export type SubscriptionStatus = 'active' | 'cancelling' | 'past_due' | 'ended';
-export type SubscriptionEndReason = 'cancelled' | 'renewal_failed';
+export type SubscriptionEndReason = 'cancelled' | 'renewal_failed' | 'refunded';
 type NullableTimestamp = ColumnType<
   Date | null,
   Date | string | null | undefined,

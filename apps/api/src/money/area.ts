@@ -14,6 +14,7 @@ import type { PaymentProvider } from './payment-providers/provider.js';
 import { createStripeClient, StripePaymentProvider } from './payment-providers/stripe-provider.js';
 import { TestPaymentProvider } from './payment-providers/test-provider.js';
 import { PaymentsRepository } from './payments.repository.js';
+import { RefundsService } from './refunds.service.js';
 import { RenewalsService } from './renewals.service.js';
 import { StripeBillingRepository } from './stripe-billing.repository.js';
 import { StripeIntakeService } from './stripe-intake.service.js';
@@ -39,6 +40,8 @@ export interface MoneyArea {
   subscriptions: SubscriptionsService;
   /** Billing history, receipts and resuming created payment intents. */
   billing: BillingService;
+  /** The 30-day money-back guarantee: refunds their owners ask for. */
+  refunds: RefundsService;
   /** Stripe's webhook deliveries; absent without a webhook secret. */
   stripeIntake?: StripeIntakeService;
   /** Stripe Billing's subscriptions kept in step with ours; absent without a webhook secret. */
@@ -161,6 +164,14 @@ export function createMoneyArea(
       users,
       provider,
       publicUrl: env.PUBLIC_URL,
+      logger,
+    }),
+    refunds: new RefundsService({
+      payments,
+      billing: billingRepo,
+      ledger,
+      renewals,
+      provider,
       logger,
     }),
     stripeIntake,

@@ -1,7 +1,16 @@
-import type { Database, Db, PaymentProration, SubscriptionTier } from '@studioshot/db';
+import type {
+  Database,
+  Db,
+  PaymentProration,
+  RefundReason,
+  SubscriptionTier,
+} from '@studioshot/db';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 type Executor = Kysely<Database>;
+
+/** The ledger's reason for the unspent credits a refunded payment takes back. */
+export const REFUND_LEDGER_REASON = 'payment_refund';
 export type SubscriptionRow = Selectable<Database['subscriptions']>;
 
 /** A payment as the billing history shows it, with the credits its grants added up. */
@@ -20,6 +29,10 @@ export interface BillingRow {
   refunded_at: Date | null;
   /** Credits the ledger granted with this payment. */
   credits_granted: number;
+  refund_reason: RefundReason | null;
+  refund_requested_at: Date | null;
+  /** Unspent credits of this payment its refund took back. */
+  credits_taken_back: number;
 }
 
 /** The user's payments and renewals, and the subscription rows upgrades read and lock. */
@@ -43,6 +56,12 @@ export class BillingRepository {
           'p.created_at',
           'p.fulfilled_at',
           'p.refunded_at',
+          'p.refund_reason',
+          'p.refund_requested_at',
+          sql<number>`(
+            SELECT coalesce(-sum(l.delta), 0)::int FROM credit_ledger l
+             WHERE l.payment_id = p.id AND l.reason = ${REFUND_LEDGER_REASON}
+          )`.as('credits_taken_back'),
           // A renewal's credits are its period's credit months (an annual one grants monthly);
           // any other payment's are the ledger grants it made.
           (eb) =>
@@ -85,8 +104,12 @@ export class BillingRepository {
   }
 
   /** One of the user's payments; another user's is answered like a missing one. */
-  async payment(userId: string, paymentId: string): Promise<BillingRow | undefined> {
-    const row = await this.rows()
+  async payment(
+    userId: string,
+    paymentId: string,
+    executor: Executor = this.db,
+  ): Promise<BillingRow | undefined> {
+    const row = await this.rows(executor)
       .where('p.user_id', '=', userId)
       .where('p.id', '=', paymentId)
       .executeTakeFirst();

@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  REFUND_WINDOW_DAYS,
   type BillingEntry,
   type BillingHistoryResponse,
   type PaymentIntentDetails,
@@ -82,7 +83,19 @@ function grantOf(row: BillingRow): BillingEntry['granted'] {
   };
 }
 
-function entryOf(row: BillingRow): BillingEntry {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Until when the 30-day guarantee covers a payment; undefined once it no longer can be refunded. */
+export function refundableUntil(
+  row: { status: string; fulfilled_at: Date | null },
+  now: Date,
+): Date | undefined {
+  if (row.status !== 'succeeded' || !row.fulfilled_at) return undefined;
+  const until = new Date(row.fulfilled_at.getTime() + REFUND_WINDOW_DAYS * DAY_MS);
+  return until > now ? until : undefined;
+}
+
+export function entryOf(row: BillingRow, now = new Date()): BillingEntry {
   return {
     id: row.id,
     receipt_number: receiptNumber(row),
@@ -96,6 +109,15 @@ function entryOf(row: BillingRow): BillingEntry {
     refunded_at: row.refunded_at?.toISOString() ?? null,
     granted: grantOf(row),
     has_receipt: row.status !== 'failed',
+    refund:
+      row.status === 'refunded'
+        ? {
+            reason: row.refund_reason,
+            requested_at: row.refund_requested_at?.toISOString() ?? null,
+            credits_taken_back: row.credits_taken_back,
+          }
+        : null,
+    refundable_until: refundableUntil(row, now)?.toISOString() ?? null,
   };
 }
 
@@ -118,7 +140,8 @@ export class BillingService {
 
   async history(userId: string): Promise<BillingHistoryResponse> {
     const rows = await this.deps.billing.history(userId, HISTORY_LIMIT);
-    return { payments: rows.map(entryOf) };
+    const now = new Date();
+    return { payments: rows.map((row) => entryOf(row, now)) };
   }
 
   async receipt(userId: string, paymentId: string): Promise<ReceiptResponse> {

@@ -1,4 +1,11 @@
-import type { Database, Db, PaymentKind, PaymentProration, SubscriptionTier } from '@studioshot/db';
+import type {
+  Database,
+  Db,
+  PaymentKind,
+  PaymentProration,
+  RefundReason,
+  SubscriptionTier,
+} from '@studioshot/db';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
 export type Payment = Selectable<Database['payments']>;
@@ -81,7 +88,6 @@ export class PaymentsRepository {
       .executeTakeFirst();
   }
 
-  /** A payment the provider took becomes refunded, once: answers whether this call did it. */
   /**
    * Paid generation orders whose failure recorded them as due back and that are not refunded yet,
    * oldest first.
@@ -111,6 +117,66 @@ export class PaymentsRepository {
     return row !== undefined;
   }
 
+  /**
+   * A paid payment its owner asked back, refunded at the provider: marked refunded with their
+   * reason, once. Answers the row for the one call that did it.
+   */
+  claimRequestedRefund(
+    trx: Executor,
+    paymentId: string,
+    reason: RefundReason,
+  ): Promise<Payment | undefined> {
+    return trx
+      .updateTable('payments')
+      .set({
+        status: 'refunded',
+        refunded_at: sql`now()`,
+        refund_reason: reason,
+        refund_requested_at: sql`now()`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', paymentId)
+      .where('status', '=', 'succeeded')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Credits the ledger granted with this payment (its first month, its credit months, a pack). */
+  async creditsGranted(trx: Executor, paymentId: string): Promise<number> {
+    const row = await trx
+      .selectFrom('credit_ledger')
+      .select(sql<number>`coalesce(sum(delta), 0)::int`.as('credits'))
+      .where('payment_id', '=', paymentId)
+      .where('delta', '>', 0)
+      .executeTakeFirstOrThrow();
+    return row.credits;
+  }
+
+  /** The user's credits balance, locked until the transaction ends. */
+  async lockBalance(trx: Executor, userId: string): Promise<number> {
+    const row = await trx
+      .selectFrom('users')
+      .select('credits_balance')
+      .where('id', '=', userId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    return row.credits_balance;
+  }
+
+  /** Bought training slots given back: never below none, and the limit falls with them. */
+  async removeTrainingSlots(trx: Executor, userId: string, slots: number): Promise<void> {
+    await trx
+      .updateTable('users')
+      .set({
+        training_limit: sql`training_limit - least(extra_training_slots, ${slots})`,
+        extra_training_slots: sql`extra_training_slots - least(extra_training_slots, ${slots})`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', userId)
+      .execute();
+  }
+
+  /** A payment the provider took becomes refunded, once: answers whether this call did it. */
   async markRefunded(paymentId: string): Promise<boolean> {
     const result = await this.db
       .updateTable('payments')

@@ -25,6 +25,8 @@ import {
   ZPaymentIntentPathSchema,
   ZReceiptPathSchema,
   ZReceiptResponseSchema,
+  ZRefundRequestSchema,
+  ZRefundResponseSchema,
   ZUpgradeIntentResponseSchema,
 } from '@studioshot/contracts';
 import express from 'express';
@@ -36,6 +38,7 @@ import type { TestPaymentProvider } from './payment-providers/test-provider.js';
 import type { BillingService } from './billing.service.js';
 import type { CheckoutService } from './checkout.service.js';
 import type { FulfilmentService } from './fulfilment.service.js';
+import type { RefundsService } from './refunds.service.js';
 import type { StripeIntakeService } from './stripe-intake.service.js';
 import type { SubscriptionsService } from './subscriptions.service.js';
 
@@ -113,10 +116,11 @@ export function paymentsRoutes(
     fulfilment: FulfilmentService;
     subscriptions: SubscriptionsService;
     billing: BillingService;
+    refunds: RefundsService;
     testProvider?: TestPaymentProvider;
   },
 ): void {
-  const { checkout, fulfilment, subscriptions, billing } = deps;
+  const { checkout, fulfilment, subscriptions, billing, refunds } = deps;
 
   api.route(
     {
@@ -226,6 +230,21 @@ export function paymentsRoutes(
       responses: { 200: ZReceiptResponseSchema },
     },
     ({ userId, params }) => billing.receipt(userId, params.id),
+  );
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/payments/refunds',
+      summary: "Refund one of the caller's payments (the 30-day money-back guarantee)",
+      description:
+        'Any payment paid less than 30 days ago, with a reason. The money goes back at the provider; the unspent credits the payment granted are taken back, training slots it bought and not used go, and a plan it paid for ends now. Once per payment: asking again answers the refunded payment and changes nothing. 409 after 30 days, for a payment not completed, or when the provider refuses (its reason in the detail); 503 when the provider cannot be reached (nothing changed: ask again).',
+      tag: 'payments',
+      auth: 'required',
+      body: ZRefundRequestSchema,
+      responses: { 200: ZRefundResponseSchema },
+      errors: [400, 404, 409, 503],
+    },
+    ({ userId, body }) => refunds.request(userId, body.payment_id, body.reason),
   );
   api.route(
     {

@@ -243,6 +243,17 @@ export class RenewalsService {
     return recorded;
   }
 
+  /**
+   * A refunded plan payment ends the plan now, in the refund's transaction: back to the free plan,
+   * no renewal due. Answers whether a running subscription ended.
+   */
+  async endForRefund(trx: Executor, userId: string): Promise<boolean> {
+    const sub = await this.deps.periods.lock(trx, userId);
+    if (!sub || sub.status === 'ended') return false;
+    await this.end(trx, sub, 'refunded', null, await this.nowFor(trx, userId));
+    return true;
+  }
+
   async endSubscription(userId: string, reason: 'cancelled' | 'renewal_failed'): Promise<boolean> {
     return this.deps.periods.transaction(async (trx) => {
       const sub = await this.deps.periods.lock(trx, userId);
@@ -625,11 +636,14 @@ export class RenewalsService {
     );
   }
 
-  /** Back to the free plan: credits stay, bought training slots not used stay. */
+  /**
+   * Back to the free plan: credits stay, bought training slots not used stay (a refund takes back
+   * its own payment's credits itself).
+   */
   private async end(
     trx: Executor,
     sub: SubscriptionRow,
-    reason: 'cancelled' | 'renewal_failed',
+    reason: 'cancelled' | 'renewal_failed' | 'refunded',
     message: string | null,
     now: Date,
   ): Promise<void> {

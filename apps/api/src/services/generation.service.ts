@@ -138,6 +138,8 @@ export class GenerationService {
       const payment = await this.deps.orders.generationOrder(userId, request.paymentIntentId);
       const bound = await this.deps.generations.findByPayment(payment.id);
       if (bound) return bound.id;
+      // Refunded before it made anything (the money-back guarantee): it buys nothing now.
+      if (payment.status === 'refunded') throw new AppError('conflict', MESSAGES.paymentRefunded);
       paymentId = payment.id;
       key = `order:${payment.id}`;
     } else {

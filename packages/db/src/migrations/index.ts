@@ -16,6 +16,7 @@ import * as stripeBilling from './20261125221500-stripe-billing.js';
 import * as renewalPayUrl from './20261126002600-renewal-pay-url.js';
 import * as billingAnchor from './20261126003100-billing-anchor.js';
 import * as generationOrderRefundDue from './20261127180000-generation-order-refund-due.js';
+import * as refundRequests from './20261127220000-refund-requests.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '20261126002600-renewal-pay-url': renewalPayUrl,
   '20261126003100-billing-anchor': billingAnchor,
   '20261127180000-generation-order-refund-due': generationOrderRefundDue,
+  '20261127220000-refund-requests': refundRequests,
 };

@@ -25,8 +25,16 @@ export interface PaymentProvider {
   createIntent(input: CreateIntentInput): Promise<ProviderIntent>;
   /** undefined when the provider has no such intent. */
   retrieveIntent(id: string): Promise<ProviderIntent | undefined>;
-  /** Gives a succeeded intent's money back; the same key again refunds nothing more. */
+  /**
+   * Gives a succeeded intent's money back; the same key again refunds nothing more. Throws
+   * RefundRefused when the provider declines it (the reason in its words).
+   */
   refundIntent(input: RefundInput): Promise<void>;
+  /**
+   * A refund ended the user's plan: the subscription the provider bills for it ends now, with no
+   * further charge. Only Stripe has one (in test mode our own rows are the subscription).
+   */
+  endSubscriptionNow?(userId: string): Promise<void>;
   /**
    * Charges the user's card on file without them (a renewal). Only the test provider has it: in
    * Stripe mode Stripe Billing charges renewals itself and our jobs reconcile its events. The
@@ -72,4 +80,12 @@ export interface TestCard {
   expiry: string;
   cvc: string;
   name: string;
+}
+
+/** The provider declined a refund; `message` is its reason, shown to the owner. */
+export class RefundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefundRefused';
+  }
 }

@@ -16,6 +16,7 @@ import type {
   ProviderIntent,
   RefundInput,
 } from './provider.js';
+import { RefundRefused } from './provider.js';
 
 export interface StripeConfig {
   secretKey: string;
@@ -270,9 +271,48 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async refundIntent(input: RefundInput): Promise<void> {
-    await this.stripe.refunds.create(
-      { payment_intent: input.intentId, amount: input.amount },
-      { idempotencyKey: input.idempotencyKey },
+    let refund: Stripe.Refund;
+    try {
+      refund = await this.stripe.refunds.create(
+        { payment_intent: input.intentId, amount: input.amount },
+        { idempotencyKey: input.idempotencyKey },
+      );
+    } catch (error) {
+      // Stripe answered, and said no (already refunded, disputed, too old for the card network):
+      // its message is the reason. Anything else (unreachable, a 5xx) is ours to retry.
+      if (
+        error instanceof Stripe.errors.StripeCardError ||
+        error instanceof Stripe.errors.StripeInvalidRequestError
+      )
+        throw new RefundRefused(error.message);
+      throw error;
+    }
+    if (refund.status === 'failed' || refund.status === 'canceled')
+      throw new RefundRefused(
+        `The refund ${refund.status === 'failed' ? 'failed' : 'was cancelled'}.`,
+      );
+  }
+
+  /** Cancels the user's live Stripe subscription at once: Stripe charges it no more. */
+  async endSubscriptionNow(userId: string): Promise<void> {
+    const row = await this.billing.liveForUser(userId);
+    if (!row) return;
+    let state: StripeSubscriptionState | undefined;
+    try {
+      state = subscriptionState(await this.stripe.subscriptions.cancel(row.id));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    // Cancelled now, whatever else the answer holds: its later events change nothing here.
+    await this.billing.applyState(
+      row.id,
+      {
+        status: 'canceled',
+        cancelAtPeriodEnd: false,
+        currentPeriodStart: state?.currentPeriodStart ?? row.current_period_start,
+        currentPeriodEnd: state?.currentPeriodEnd ?? row.current_period_end,
+      },
+      new Date(),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Db } from '@studioshot/db';
 import { MESSAGES } from '@studioshot/contracts';
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type {
@@ -11,6 +12,7 @@ import type {
   RefundInput,
   TestCard,
 } from './provider.js';
+import { RefundRefused } from './provider.js';
 
 /** Stripe's test cards we honour, with the outcome Stripe gives them. */
 const TEST_CARDS: Record<string, { ok: true } | { ok: false; message: string }> = {
@@ -23,6 +25,11 @@ const TEST_CARDS: Record<string, { ok: true } | { ok: false; message: string }> 
   '4000000000009995': { ok: false, message: 'Your card has insufficient funds.' },
   '4000000000000069': { ok: false, message: 'Your card has expired.' },
   '4000000000000127': { ok: false, message: "Your card's security code is incorrect." },
+};
+
+/** Stripe's test card whose payments succeed and whose refunds its issuer declines. */
+const REFUND_DECLINED: Record<string, string> = {
+  '4000000000005126': 'The card issuer declined the refund.',
 };
 
 /**
@@ -92,17 +99,32 @@ export class TestPaymentProvider implements PaymentProvider {
     return row ? toIntent(row) : undefined;
   }
 
-  /** Records the refund on the intent; never more than was paid, as Stripe refuses that. */
+  /**
+   * Records the refund on the intent, once per key; never more than was paid, as Stripe refuses
+   * that, and never for a card whose issuer declines refunds.
+   */
   async refundIntent(input: RefundInput): Promise<void> {
     const refunded = await this.db
       .updateTable('test_payment_intents')
-      .set((eb) => ({ amount_refunded: eb('amount_refunded', '+', input.amount) }))
+      .set((eb) => ({
+        amount_refunded: eb('amount_refunded', '+', input.amount),
+        refund_keys: sql<string[]>`array_append(refund_keys, ${input.idempotencyKey})`,
+      }))
       .where('id', '=', input.intentId)
       .where('status', '=', 'succeeded')
+      .where('refund_error', 'is', null)
+      .where(sql<boolean>`NOT (${input.idempotencyKey} = ANY(refund_keys))`)
       .where((eb) => eb(eb('amount_refunded', '+', input.amount), '<=', eb.ref('amount')))
       .executeTakeFirst();
-    if (refunded.numUpdatedRows === 0n)
-      throw new AppError('bad_request', 'This payment cannot be refunded.');
+    if (refunded.numUpdatedRows > 0n) return;
+    const intent = await this.db
+      .selectFrom('test_payment_intents')
+      .select(['refund_keys', 'refund_error'])
+      .where('id', '=', input.intentId)
+      .executeTakeFirst();
+    // The same refund asked again: it was made, and nothing more is given back.
+    if (intent?.refund_keys.includes(input.idempotencyKey)) return;
+    throw new RefundRefused(intent?.refund_error ?? 'This payment cannot be refunded.');
   }
 
   /** Attaches a card: succeeds or declines the intent the way Stripe's test cards do. */
@@ -128,7 +150,8 @@ export class TestPaymentProvider implements PaymentProvider {
     const attachOnly = ATTACHES_THEN_DECLINES[number];
     const outcome = attachOnly
       ? { ok: false as const, message: attachOnly }
-      : (TEST_CARDS[number] ?? {
+      : (TEST_CARDS[number] ??
+        (REFUND_DECLINED[number] ? { ok: true as const } : undefined) ?? {
           ok: false,
           message: 'Your card number is incorrect. Test mode accepts Stripe test cards only.',
         });
@@ -142,7 +165,11 @@ export class TestPaymentProvider implements PaymentProvider {
     }
     const updated = await this.db
       .updateTable('test_payment_intents')
-      .set({ status: 'succeeded', last_payment_error: null })
+      .set({
+        status: 'succeeded',
+        last_payment_error: null,
+        refund_error: REFUND_DECLINED[number] ?? null,
+      })
       .where('id', '=', intentId)
       .returningAll()
       .executeTakeFirstOrThrow();
