@@ -1,6 +1,6 @@
 // Billing in the browser: the card form's field checks, an upgrade walked from /pricing through
-// the prorated checkout, the billing history with a printable receipt, and a plan bought billed
-// yearly.
+// the prorated checkout, the billing history with a printable receipt, the money-back guarantee
+// claimed, and a plan bought billed yearly.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -169,6 +169,58 @@ describe('billing in the browser', () => {
       expect(await receipt.isVisible()).toBe(true);
       await pageShot(page, 'billing-41-receipt-print');
       await page.emulateMedia({ media: 'screen' });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('claims the money-back guarantee: from the footer to /billing, a reason, and the credits go back', async () => {
+    const session = await register(product.api, 'Mary Jackson');
+    const { context, page } = await signedInPage(product.browser, session);
+    try {
+      await page.goto(product.url('/payment?type=credits&pack=starter_pack'));
+      await payByEnter(page, '$9.99');
+      await page.getByText('20 credits have been added to your account.').waitFor();
+
+      // The guarantee the footer states links to how to claim it.
+      await page.goto(product.url('/pricing'));
+      await page
+        .getByRole('contentinfo')
+        .getByRole('link', { name: '30-day money-back guarantee' })
+        .click();
+      await page.waitForURL((u) => u.pathname === '/refunds');
+      await page.getByRole('heading', { name: '30 days to change your mind' }).waitFor();
+      await page.getByRole('link', { name: 'Go to Billing' }).click();
+      await page.waitForURL((u) => u.pathname === '/billing');
+
+      const row = page.getByRole('article', { name: /\(20 credits\)$/ });
+      await row.getByText('Paid').waitFor();
+      await row.getByRole('button', { name: /^Request a refund of SS-/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Request a refund' });
+      await dialog
+        .getByText('The credits this payment gave you that are not spent yet go (up to 20).')
+        .waitFor();
+      // No reason chosen: the dialog asks for one and nothing is refunded.
+      await dialog.getByRole('button', { name: 'Refund $9.99' }).click();
+      await dialog.getByText('Choose a reason to continue.').waitFor();
+      expect((await profileOf(product.api, session)).credits_balance).toBe(20);
+      await dialog.getByLabel('I bought it by mistake').check();
+      await pageShots(page, 'billing-50-refund-request');
+      await dialog.getByRole('button', { name: 'Refund $9.99' }).click();
+
+      await page
+        .getByText('Your refund is on its way: it reaches your card in 5 to 10 business days.')
+        .waitFor();
+      await row.getByText('Refunded', { exact: true }).waitFor();
+      await row.getByText('Refund: 20 unspent credits taken back').waitFor();
+      // Once per payment: the action is gone.
+      expect(await row.getByRole('button', { name: /^Request a refund/ }).count()).toBe(0);
+      expect((await profileOf(product.api, session)).credits_balance).toBe(0);
+      await pageShots(page, 'billing-51-refunded');
+
+      await row.getByRole('link', { name: /^Receipt SS-/ }).click();
+      const receipt = page.getByRole('article', { name: 'Receipt' });
+      await receipt.getByText(/I bought it by mistake/).waitFor();
     } finally {
       await context.close();
     }

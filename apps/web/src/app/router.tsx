@@ -26,6 +26,7 @@ export const routes: RouteObject[] = [
           { path: 'old-demo', lazy: () => import('../routes/old-demo') },
           { path: 'test', lazy: () => import('../routes/auth-test') },
           { path: 'privacy', lazy: () => import('../routes/privacy') },
+          { path: 'refunds', lazy: () => import('../routes/refunds') },
           // Public: an account being deleted has no sign-in left to follow it with.
           { path: 'account-deleted', lazy: () => import('../routes/account-deleted') },
           // Not in the spec's route table: it shows its own 'Please log in' state.

@@ -47,7 +47,11 @@ export function SiteFooter() {
         <div>
           <p className="font-display text-lg font-semibold text-stone-900">Studioshot</p>
           <p className="mt-1 max-w-sm text-sm text-stone-600">
-            Professional headshots from your own selfies. 30-day money-back guarantee.
+            Professional headshots from your own selfies.{' '}
+            <Link className="underline underline-offset-4 hover:text-stone-950" to="/refunds">
+              30-day money-back guarantee
+            </Link>
+            .
           </p>
         </div>
         <nav aria-label="Footer" className="flex flex-wrap gap-x-6 gap-y-2 text-sm text-stone-600">

@@ -1,10 +1,16 @@
+import { REFUND_REASONS } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { PageState } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
-import { grantedSummary, paymentDate, STATUS_LABELS } from '../features/billing/billing-format';
+import {
+  grantedSummary,
+  paymentDate,
+  refundSummary,
+  STATUS_LABELS,
+} from '../features/billing/billing-format';
 import { fetchReceipt, type ReceiptResponse } from '../features/payments/billing-api';
 import { formatDate, formatDollars, planLabel } from '../features/payments/catalogue';
 import { ArrowLeftIcon } from '../features/payments/icons';
@@ -90,6 +96,15 @@ function ReceiptDocument({ receipt }: { receipt: ReceiptResponse }) {
             </span>
           )}
         </Row>
+        {receipt.refund?.reason && (
+          <Row label="Refund">
+            Asked for under the 30-day money-back guarantee: {REFUND_REASONS[receipt.refund.reason]}
+            .
+            {receipt.refund.credits_taken_back > 0 && (
+              <span className="block text-stone-600">{refundSummary(receipt.refund)}</span>
+            )}
+          </Row>
+        )}
         <Row label="Payment reference">
           <span className="font-mono text-sm">{receipt.payment_intent_id}</span>
         </Row>

@@ -17,6 +17,8 @@ const ENTRIES = [
     refunded_at: null,
     granted: { ...none, plan: 'professional', credits: 8 },
     has_receipt: true,
+    refund: null,
+    refundable_until: null,
   },
   {
     id: '0b7f3c1a-8d2e-4f5a-9c6b-1e2d3f4a5b6c',
@@ -31,6 +33,8 @@ const ENTRIES = [
     refunded_at: '2026-11-15T09:05:00.000Z',
     granted: none,
     has_receipt: true,
+    refund: { reason: null, requested_at: null, credits_taken_back: 0 },
+    refundable_until: null,
   },
   {
     id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
@@ -45,8 +49,28 @@ const ENTRIES = [
     refunded_at: null,
     granted: none,
     has_receipt: false,
+    refund: null,
+    refundable_until: null,
   },
 ];
+
+/** A credit pack paid within the 30 days: it can be refunded. */
+const REFUNDABLE = {
+  id: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a',
+  receipt_number: 'SS-20261202-3D2C1B0A',
+  kind: 'credits',
+  description: 'Professional Pack (60 credits)',
+  amount_cents: 2499,
+  currency: 'usd',
+  status: 'succeeded',
+  created_at: '2026-12-02T09:00:00.000Z',
+  paid_at: '2026-12-02T09:00:01.000Z',
+  refunded_at: null,
+  granted: { ...none, credits: 60 },
+  has_receipt: true,
+  refund: null,
+  refundable_until: '2027-01-01T09:00:01.000Z',
+};
 
 describe('/billing', () => {
   it('lists payments and renewals with amount, date, what each granted, status and receipt', async () => {
@@ -112,6 +136,94 @@ describe('/billing', () => {
     expect(
       fetchMock.mock.calls.filter(([url]) => String(url) === '/api/v1/payments/history').length,
     ).toBeGreaterThan(1);
+  });
+});
+
+describe('/billing: the money-back guarantee', () => {
+  it('offers a refund only where the 30 days have not passed, asks why, and shows it refunded', async () => {
+    signIn();
+    let history: object[] = [REFUNDABLE, ...ENTRIES];
+    let asked: unknown;
+    stubApi({
+      'GET /api/v1/users/profile': () => [200, TEST_USER],
+      'GET /api/v1/payments/history': () => [200, { payments: history }],
+      'POST /api/v1/payments/refunds': ({ body }) => {
+        asked = body;
+        const refunded = {
+          ...REFUNDABLE,
+          status: 'refunded',
+          refunded_at: '2026-12-03T09:00:00.000Z',
+          refund: {
+            reason: 'not_satisfied',
+            requested_at: '2026-12-03T09:00:00.000Z',
+            credits_taken_back: 45,
+          },
+          refundable_until: null,
+        };
+        history = [refunded, ...ENTRIES];
+        return [
+          200,
+          {
+            message: 'Your refund is on its way: it reaches your card in 5 to 10 business days.',
+            payment: refunded,
+          },
+        ];
+      },
+    });
+    renderApp('/billing');
+    // Newest first: the pack paid this week, then the failed one.
+    const [pack] = await screen.findAllByRole('article', {
+      name: 'Professional Pack (60 credits)',
+    });
+    const renewal = screen.getByRole('article', { name: 'Professional plan renewal' });
+    expect(within(renewal).queryByRole('button', { name: /Request a refund/ })).toBeNull();
+
+    fireEvent.click(
+      within(pack!).getByRole('button', { name: 'Request a refund of SS-20261202-3D2C1B0A' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Request a refund' });
+    expect(within(dialog).getByText(/You can ask until January 1, 2027/)).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'The credits this payment gave you that are not spent yet go (up to 60).',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $24.99' }));
+    expect(await within(dialog).findByText('Choose a reason to continue.')).toBeTruthy();
+    expect(asked).toBeUndefined();
+
+    fireEvent.click(within(dialog).getByLabelText('I am not happy with my headshots'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $24.99' }));
+    await waitFor(() =>
+      expect(asked).toEqual({ payment_id: REFUNDABLE.id, reason: 'not_satisfied' }),
+    );
+    expect(await screen.findByText('Refund: 45 unspent credits taken back')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Request a refund/ })).toBeNull();
+  });
+
+  it("shows the server's refusal in the dialog and keeps it open", async () => {
+    signIn();
+    stubApi({
+      'GET /api/v1/users/profile': () => [200, TEST_USER],
+      'GET /api/v1/payments/history': () => [200, { payments: [REFUNDABLE] }],
+      'POST /api/v1/payments/refunds': () => [
+        409,
+        {
+          detail: 'The payment provider refused this refund: The card issuer declined the refund.',
+          code: 'conflict',
+        },
+      ],
+    });
+    renderApp('/billing');
+    fireEvent.click(await screen.findByRole('button', { name: /^Request a refund of/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Request a refund' });
+    fireEvent.click(within(dialog).getByLabelText('Another reason'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $24.99' }));
+    expect(
+      await within(dialog).findByText(
+        'The payment provider refused this refund: The card issuer declined the refund.',
+      ),
+    ).toBeTruthy();
   });
 });
 

@@ -7,14 +7,14 @@ import {
   grantedSummary,
   isRenewal,
   paymentDate,
+  refundSummary,
   STATUS_LABELS,
 } from '../features/billing/billing-format';
+import { BILLING_HISTORY_QUERY_KEY, RefundRequest } from '../features/billing/RefundRequest';
 import { fetchBillingHistory, type BillingEntry } from '../features/payments/billing-api';
 import { formatDate, formatDollars } from '../features/payments/catalogue';
 import { ArrowLeftIcon } from '../features/payments/icons';
 import { errorMessage } from '../lib/api-client';
-
-const BILLING_HISTORY_QUERY_KEY = ['billing-history'] as const;
 
 const STATUS_TONES: Record<BillingEntry['status'], string> = {
   succeeded: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
@@ -53,6 +53,9 @@ function PaymentRow({ entry }: { entry: BillingEntry }) {
               <span className="text-stone-500"> (refunded {formatDate(entry.refunded_at)})</span>
             )}
           </p>
+          {entry.refund && entry.refund.credits_taken_back > 0 && (
+            <p className="mt-1 text-sm text-stone-600">{refundSummary(entry.refund)}</p>
+          )}
         </div>
         <div className="flex shrink-0 flex-wrap items-center gap-3 sm:flex-col sm:items-end sm:gap-1.5">
           <p className="font-display text-xl font-semibold text-stone-950 tabular-nums">
@@ -72,6 +75,7 @@ function PaymentRow({ entry }: { entry: BillingEntry }) {
               View receipt
             </Link>
           )}
+          <RefundRequest entry={entry} />
         </div>
       </article>
     </li>
@@ -97,7 +101,12 @@ export function Component() {
         Billing history
       </h1>
       <p className="mt-2 text-stone-600">
-        Your payments and renewals, what each one gave you, and a printable receipt for each.
+        Your payments and renewals, what each one gave you, and a printable receipt for each. Any
+        payment made in the last 30 days can be refunded:{' '}
+        <Link to="/refunds" className="font-medium text-accent-700 underline underline-offset-4">
+          how the money-back guarantee works
+        </Link>
+        .
       </p>
 
       <div className="mt-8">

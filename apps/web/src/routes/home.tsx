@@ -87,7 +87,12 @@ function SignedOutHero() {
           See Interactive Demo <span aria-hidden="true">→</span>
         </Link>
       </div>
-      <p className="mt-6 text-sm text-stone-600">30-day money-back guarantee.</p>
+      <p className="mt-6 text-sm text-stone-600">
+        <Link className="underline underline-offset-4 hover:text-stone-950" to="/refunds">
+          30-day money-back guarantee
+        </Link>
+        .
+      </p>
     </>
   );
 }

@@ -38,3 +38,8 @@ export function paymentDate(
 export function isRenewal(entry: Pick<BillingEntry, 'kind'>): boolean {
   return entry.kind === 'renewal';
 }
+
+/** What a refund the owner asked for took back, e.g. 'Refund: 15 unspent credits taken back'. */
+export function refundSummary(refund: NonNullable<BillingEntry['refund']>): string {
+  return `Refund: ${plural(refund.credits_taken_back, 'unspent credit')} taken back`;
+}

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { Portrait, type PortraitStyle } from '../../components/art/Portrait';
 import { Spinner } from '../../components/PageState';
 import { buttonClass, cardClass } from '../../components/ui';
@@ -50,7 +51,7 @@ const REASONS = [
   },
   {
     title: '30-day money-back guarantee',
-    body: 'Not happy with your headshots? Tell us within 30 days and get your money back.',
+    body: 'Not happy with your headshots? Request a refund from your Billing page within 30 days and the money goes back to your card.',
   },
 ];
 
@@ -229,7 +230,10 @@ export function LandingSections() {
               : 'Your next headshot is a few selfies away'}
           </h2>
           <p className="mt-3 text-stone-600">
-            Starting at {STARTING_PRICE} · No monthly commitments · 30-day money-back guarantee
+            Starting at {STARTING_PRICE} · No monthly commitments ·{' '}
+            <Link className="underline underline-offset-4 hover:text-stone-950" to="/refunds">
+              30-day money-back guarantee
+            </Link>
           </p>
           <button
             type="button"

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { cardClass } from '../../components/ui';
 import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
 import type { UpgradeProration } from './billing-api';
@@ -217,7 +218,12 @@ export function OrderSummary({
           )}
         </span>
       </div>
-      <p className="mt-4 text-xs text-stone-500">30-day money-back guarantee. No hidden fees.</p>
+      <p className="mt-4 text-xs text-stone-500">
+        <Link className="underline underline-offset-4 hover:text-stone-950" to="/refunds">
+          30-day money-back guarantee
+        </Link>
+        . No hidden fees.
+      </p>
     </section>
   );
 }

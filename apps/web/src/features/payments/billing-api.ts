@@ -3,11 +3,14 @@ import {
   ZBillingHistoryResponseSchema,
   ZPaymentIntentDetailsResponseSchema,
   ZReceiptResponseSchema,
+  ZRefundResponseSchema,
   ZUpgradeIntentResponseSchema,
   type BillingEntry,
   type BillingHistoryResponse,
   type PaymentIntentDetails,
   type ReceiptResponse,
+  type RefundReasonId,
+  type RefundResponse,
   type UpgradeIntentResponse,
   type UpgradeProration,
 } from '@studioshot/contracts';
@@ -53,4 +56,13 @@ export function fetchReceipt(id: string): Promise<ReceiptResponse> {
     schema: ZReceiptResponseSchema,
     invalid: MESSAGES.receiptLoadFailed,
   });
+}
+
+/** The 30-day money-back guarantee: the payment's money back, with the reason chosen. */
+export function requestRefund(paymentId: string, reason: RefundReasonId): Promise<RefundResponse> {
+  return api.post(
+    '/api/v1/payments/refunds',
+    { payment_id: paymentId, reason },
+    { schema: ZRefundResponseSchema, invalid: MESSAGES.refundFailed },
+  );
 }
