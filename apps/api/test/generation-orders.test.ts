@@ -86,6 +86,26 @@ describe('the generation order', () => {
     expect(await balance(t, user.id)).toBe(0);
   });
 
+  it('refunded under the money-back guarantee before it was used, it makes no generation', async () => {
+    const { user, intent } = await paidOrder();
+    await t.request
+      .post('/api/v1/payments/confirm-payment')
+      .set('Authorization', `Bearer ${user.token}`)
+      .send({ payment_intent_id: intent.payment_intent_id })
+      .expect(200);
+    const payment = await paymentOf(intent);
+    await t.request
+      .post('/api/v1/payments/refunds')
+      .set('Authorization', `Bearer ${user.token}`)
+      .send({ payment_id: payment.id, reason: 'no_longer_needed' })
+      .expect(200);
+    expect(await refundedAtProvider(intent)).toBe(intent.amount);
+    const res = await resultsCall(user, intent);
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toBe(MESSAGES.paymentRefunded);
+    expect(await generationsOf(user.id)).toEqual([]);
+  });
+
   it('makes one generation per payment: a reload answers the same generation and its images', async () => {
     const { user, intent } = await paidOrder();
     const first = await resultsCall(user, intent);
