@@ -296,6 +296,7 @@ export function trainingPackById(id: string): TrainingPack | undefined {
 }
 
 export { GENERATION_ORDER } from './generation-order.js';
+export { freePlanSubscription } from './free-plan.js';
 
 /** What one credit is worth at list price (the smallest credit package), in cents. */
 export const CREDIT_LIST_PRICE_CENTS =

@@ -1,6 +1,12 @@
 import type { RenewalProblem, SubscriptionResponse } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts';
-import { CURRENCY, findPlan, planPeriodPriceCents, RENEWAL_RETRY_DAYS } from '@studioshot/pricing';
+import {
+  CURRENCY,
+  findPlan,
+  freePlanSubscription,
+  planPeriodPriceCents,
+  RENEWAL_RETRY_DAYS,
+} from '@studioshot/pricing';
 import { AppError } from '../errors.js';
 import type { PaymentsRepository } from './payments.repository.js';
 import type {
@@ -54,22 +60,8 @@ export class SubscriptionsService {
       this.deps.periods.find(userId),
     ]);
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
-    if (!sub || sub.status === 'ended') {
-      return {
-        status: 'free',
-        tier: 'free',
-        billing_cycle: null,
-        next_billing_date: null,
-        cancel_at_period_end: false,
-        cancel_status: null,
-        can_cancel: false,
-        can_reactivate: false,
-        features: { training_jobs: user.training_limit },
-        next_charge: null,
-        allowance_resets_at: null,
-        renewal_problem: sub ? this.lapse(sub) : null,
-      };
-    }
+    if (!sub || sub.status === 'ended')
+      return freePlanSubscription(user.training_limit, sub ? this.lapse(sub) : null);
     const amount = planPeriodPriceCents(findPlan(sub.tier)!, sub.billing_cycle);
     const pastDue = sub.status === 'past_due';
     const nextChargeAt = pastDue ? sub.next_renewal_attempt_at : sub.current_period_end;

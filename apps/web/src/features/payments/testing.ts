@@ -1,5 +1,6 @@
 // Test fixtures for the payment screens (imported by tests only).
 import type { PricingResponse, SubscriptionResponse } from '@studioshot/contracts';
+import { freePlanSubscription } from '@studioshot/pricing';
 import { fireEvent, screen } from '@testing-library/react';
 import { pricingAnswer as catalogueAnswer } from './catalogue';
 
@@ -32,17 +33,8 @@ export function subscriptionAnswer(
   };
 }
 
-export const FREE_SUBSCRIPTION: SubscriptionResponse = {
-  status: 'free',
-  tier: 'free',
-  billing_cycle: null,
-  next_billing_date: null,
-  cancel_at_period_end: false,
-  cancel_status: null,
-  can_cancel: false,
-  can_reactivate: false,
-  features: { training_jobs: 0 },
-};
+/** What a free account's GET /api/v1/payments/subscription answers (the server's own answer). */
+export const FREE_SUBSCRIPTION: SubscriptionResponse = freePlanSubscription(0);
 
 /** Types a complete card into the card form inside `within` (default: the document). */
 export function fillCard(
