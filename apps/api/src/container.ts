@@ -2,7 +2,8 @@ import { createDb, type Db } from '@studioshot/db';
 import { createStorage, type Storage } from '@studioshot/storage';
 import { Redis } from 'ioredis';
 import { createAccountsArea, type AccountsArea } from './areas/accounts.js';
-import { createPrivacyArea, type PrivacyArea } from './areas/privacy.js';
+import { bullPrefixOf } from './areas/connections.js';
+import { createPrivacyArea, PRIVACY_JOB_POLICIES, type PrivacyArea } from './areas/privacy.js';
 import { createWorkArea, type WorkArea } from './areas/work.js';
 import { productionWarnings, type Env } from './env.js';
 import type { Logger } from './logger.js';
@@ -11,6 +12,7 @@ import { CreditLedgerRepository } from './repositories/credit-ledger.repository.
 import { GenerationsRepository } from './repositories/generations.repository.js';
 import { ScheduledJobs } from './scheduling/scheduled-jobs.js';
 import { HealthService } from './services/health.service.js';
+import type { PasswordHasher } from './services/passwords.js';
 
 /**
  * Everything the HTTP layer needs, wired once from the environment: the shared connections, then
@@ -24,19 +26,26 @@ export interface Container extends AccountsArea, MoneyArea, WorkArea, PrivacyAre
   storage: Storage;
   health: HealthService;
   /**
-   * Timed work on BullMQ (scheduling/scheduled-jobs.ts): jobs are added here in every process;
-   * main.ts registers the handlers and starts the worker that runs them.
+   * The API's one job facility on BullMQ (scheduling/scheduled-jobs.ts): jobs are added here in
+   * every process; `start()` starts its worker, main.ts registers the timed work.
    */
   scheduled: ScheduledJobs;
   /**
-   * Starts the in-memory caches' feeds (profile changes, session revocations) and the task
-   * events relay, and queues any training committed but not yet queued.
+   * Starts the in-memory caches' feeds (profile changes, session revocations), the task events
+   * relay and the job facility's worker, and queues any training, export or deletion committed but
+   * not yet queued.
    */
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createContainer(env: Env, logger: Logger): Container {
+/**
+ * What `createContainer` answers: the production interface, and the password hasher whose runs
+ * the tests count (nothing in the app reads it from the container).
+ */
+export type WiredContainer = Container & { passwords: PasswordHasher };
+
+export function createContainer(env: Env, logger: Logger): WiredContainer {
   const db = createDb(env.DATABASE_URL, {
     max: 20,
     onIdleClientError: (error) => logger.warn({ err: error }, 'idle database connection lost'),
@@ -44,52 +53,49 @@ export function createContainer(env: Env, logger: Logger): Container {
   const redis = new Redis(env.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 3 });
   redis.on('error', (error) => logger.warn({ err: error }, 'redis connection error'));
   const storage = createStorage(env);
-  const bullPrefix = `${env.REDIS_PREFIX}bull`;
-  const scheduled = new ScheduledJobs({ connection: redis, prefix: bullPrefix, logger });
+  const bullPrefix = bullPrefixOf(env);
+  const scheduled = new ScheduledJobs({
+    connection: redis,
+    prefix: bullPrefix,
+    logger,
+    policies: PRIVACY_JOB_POLICIES,
+  });
+  const connections = { db, redis, logger, storage, bullPrefix, scheduled };
   const ledger = new CreditLedgerRepository(db);
   const generationsRepo = new GenerationsRepository(db);
 
-  const { accounts, usersRepository: usersRepo } = createAccountsArea(env, { db, redis, logger });
+  const { accounts, lent } = createAccountsArea(env, connections);
   const money = createMoneyArea(env, {
     db,
     logger,
-    users: usersRepo,
+    users: lent.usersRepository,
     ledger,
     generations: generationsRepo,
     scheduled,
   });
-  const work = createWorkArea(env, {
-    db,
-    redis,
-    logger,
-    storage,
-    bullPrefix,
-    usersRepo,
+  const { work, jobQueue } = createWorkArea(env, {
+    ...connections,
+    usersRepo: lent.usersRepository,
     generationsRepo,
     orders: money.generationOrders,
   });
   const privacy = createPrivacyArea(env, {
-    db,
-    redis,
-    logger,
-    storage,
-    bullPrefix,
-    scheduled,
-    jobs: work.jobs,
-    usersRepo,
-    passwords: accounts.passwords,
+    ...connections,
+    jobs: jobQueue,
+    usersRepo: lent.usersRepository,
+    passwords: lent.passwords,
     revocations: accounts.revocations,
-    refreshGrace: accounts.refreshGrace,
-    authLimits: accounts.authLimits,
+    refreshGrace: lent.refreshGrace,
+    authLimits: lent.authLimits,
     paymentProvider: money.paymentProvider,
   });
-  const { deletions } = privacy;
 
   return {
     ...accounts,
     ...money,
     ...work,
     ...privacy,
+    passwords: lent.passwords,
     env,
     logger,
     db,
@@ -114,13 +120,11 @@ export function createContainer(env: Env, logger: Logger): Container {
       if (requeued > 0) logger.info({ requeued }, 'queued tasks waiting in the database');
       // Likewise an export asked for just before.
       await privacy.exports.requeueUnfinished();
-      deletions.jobs.start({
-        'account.delete': ({ deletion_id }, run) => deletions.accounts.run(deletion_id, run),
-        'model.delete': ({ model_id }, run) => deletions.models.run(model_id, run),
-        'photo-set.delete': ({ session_id }, run) => deletions.photoSets.run(session_id, run),
-      });
+      // The deletions run in every API process: their handlers are registered with the privacy
+      // area; the timed work's come when main.ts registers it.
+      scheduled.start();
       // And a deletion asked for just before: its account is already closed, the rest follows.
-      await deletions.accounts.resumeUnfinished();
+      await privacy.deletions.accounts.resumeUnfinished();
     },
     async close() {
       await Promise.allSettled([
@@ -128,7 +132,7 @@ export function createContainer(env: Env, logger: Logger): Container {
         accounts.revocations.close(),
         work.taskEvents.close(),
       ]);
-      await Promise.allSettled([work.jobs.close(), scheduled.close(), deletions.jobs.close()]);
+      await Promise.allSettled([jobQueue.close(), scheduled.close()]);
       await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },
   };

@@ -32,10 +32,10 @@ server.listen(env.PORT, () => {
   console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
 });
 
-// Timed work (subscription renewals and lapses, the task and refund sweeps) runs as BullMQ jobs:
-// every replica registers the same schedules and each tick runs once, on one of them.
+// Timed work (subscription renewals and lapses, the task and refund sweeps, the retention purge,
+// exports) runs on the job facility whose worker the container started: every replica registers
+// the same schedules and each tick runs once, on one of them.
 await registerScheduledWork(container);
-container.scheduled.start();
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -10,7 +10,7 @@ import {
   ACCOUNTING_MENTIONS,
   cancelChannel,
   databaseMentions,
-  deletionsQueue,
+  jobsQueue,
   everyStoredKey,
   footprint,
   needlesOf,
@@ -238,7 +238,7 @@ describe.each(['local', 's3'] as const)('deleting an account (%s storage)', (dri
   it('a deletion stopped after each step in turn finishes when it runs again', async () => {
     const person = await seedPerson(t, 'stopped');
     const otherBefore = await footprint(t, other);
-    const queue = deletionsQueue(t);
+    const queue = jobsQueue(t);
     await queue.pause();
     let id: string;
     try {
@@ -265,7 +265,7 @@ describe.each(['local', 's3'] as const)('deleting an account (%s storage)', (dri
   it('a deletion whose process is killed (SIGKILL) halfway finishes when the queue runs it again', async () => {
     const person = await seedPerson(t, 'killed');
     const otherBefore = await footprint(t, other);
-    const queue = deletionsQueue(t);
+    const queue = jobsQueue(t);
     await queue.pause();
     let id: string;
     try {

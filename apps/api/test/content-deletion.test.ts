@@ -11,7 +11,7 @@ import { createAppWithStorage, trainedPhotoSet } from './account-helpers.js';
 import {
   cancelChannel,
   databaseMentions,
-  deletionsQueue,
+  jobsQueue,
   everyStoredKey,
   footprint,
   redisMentions,
@@ -250,14 +250,8 @@ describe.each(['local', 's3'] as const)(
           await stoppedAfter(stopAfter, (run) => t.c.deletions.photoSets.run(set.sessionId, run)),
         ).toBe(stopAfter);
       // The queue runs them again, as after a crash.
-      await finishedByQueue(
-        t,
-        t.c.deletions.jobs.enqueue('model.delete', { model_id: set.modelId }),
-      );
-      await finishedByQueue(
-        t,
-        t.c.deletions.jobs.enqueue('photo-set.delete', { session_id: set.sessionId }),
-      );
+      await finishedByQueue(t, t.c.deletions.models.enqueue(set.modelId));
+      await finishedByQueue(t, t.c.deletions.photoSets.enqueue(set.sessionId));
       await expectNoneLeft(t, modelNeedlesBefore);
       await expectNoneLeft(t, setNeedlesBefore);
       expect(await footprint(t, other)).toEqual(otherBefore);
@@ -272,7 +266,7 @@ describe.each(['local', 's3'] as const)(
         killed === 'model'
           ? await modelNeedles(t, set.modelId)
           : await photoSetNeedles(t, set.sessionId);
-      const queue = deletionsQueue(t);
+      const queue = jobsQueue(t);
       await queue.pause();
       try {
         // Killed with its files gone and its rows still there.
@@ -291,19 +285,19 @@ describe.each(['local', 's3'] as const)(
       await finishedByQueue(
         t,
         killed === 'model'
-          ? t.c.deletions.jobs.enqueue('model.delete', { model_id: target })
-          : t.c.deletions.jobs.enqueue('photo-set.delete', { session_id: target }),
+          ? t.c.deletions.models.enqueue(target)
+          : t.c.deletions.photoSets.enqueue(target),
       );
       await expectNoneLeft(t, needles);
     });
   },
 );
 
-/** Waits for the deletions queue to finish a job (queued as its call queues it). */
+/** Waits for the job facility to finish a deletion job (queued as its call queues it). */
 async function finishedByQueue(t: TestApp, queued: Promise<string>) {
   const jobId = await queued;
   await waitFor(
-    async () => ((await t.c.deletions.jobs.finished(jobId, 5_000)) ? true : undefined),
+    async () => ((await t.c.scheduled.finished(jobId, 5_000)) ? true : undefined),
     `deletion job ${jobId}`,
   );
 }

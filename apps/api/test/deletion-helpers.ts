@@ -405,9 +405,9 @@ export async function runKilledDeletion(
   expect(output).not.toContain('finished');
 }
 
-/** The deletions queue, to hold its jobs back while a test plays a worker dying. */
-export function deletionsQueue(t: TestApp): Queue {
-  return new Queue(QUEUES.deletions, {
+/** The job facility's queue, to hold its jobs back while a test plays a worker dying. */
+export function jobsQueue(t: TestApp): Queue {
+  return new Queue(QUEUES.scheduled, {
     connection: t.c.redis,
     prefix: `${t.c.env.REDIS_PREFIX}bull`,
   });

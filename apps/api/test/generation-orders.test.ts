@@ -10,7 +10,7 @@ import {
   trainedModel,
   type GenUser,
 } from './generation-helpers.js';
-import { queueRefundsAtGenerationEnd } from '../src/scheduling/scheduled-work.js';
+import { queueRefundsAtGenerationEnd } from '../src/money/area.js';
 import { createTestApp, type TestApp } from './helpers.js';
 import { createIntent, payWithCard, type Intent } from './payments-helpers.js';
 import { completedSession } from './training-helpers.js';

@@ -4,14 +4,14 @@ import { pino } from 'pino';
 import supertest from 'supertest';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.js';
-import { createContainer, type Container } from '../src/container.js';
+import { createContainer, type WiredContainer } from '../src/container.js';
 import { loadEnv } from '../src/env.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-0123456789';
 
 export interface TestApp {
   request: ReturnType<typeof supertest>;
-  c: Container;
+  c: WiredContainer;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { MESSAGES, ZRefreshResponseSchema } from '@studioshot/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshGraceOf } from '../src/areas/accounts.js';
 import { RefreshGraceRepository } from '../src/repositories/refresh-grace.repository.js';
 import { sha256Hex } from '../src/services/tokens.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
@@ -43,7 +44,7 @@ describe('POST /api/v1/auth/refresh', () => {
     expect(rotated.status).toBe(200);
 
     // The window runs out (no sleeping: Redis forgets the grace answer as its TTL would).
-    await t.c.redis.del(t.c.refreshGrace.key(tokens.refresh_token));
+    await t.c.redis.del(refreshGraceOf(t.c.env, t.c.redis).key(tokens.refresh_token));
     const replay = await refresh(tokens.refresh_token);
     expect(replay.status).toBe(401);
     expect(replay.body).toEqual({
@@ -110,7 +111,7 @@ describe('POST /api/v1/auth/refresh', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
 
-    const key = t.c.refreshGrace.key(tokens.refresh_token);
+    const key = refreshGraceOf(t.c.env, t.c.redis).key(tokens.refresh_token);
     const ttl = await t.c.redis.pttl(key);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(t.c.env.REFRESH_GRACE_SECONDS * 1000);

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { SCHEDULED_JOBS } from '@studioshot/contracts';
-import { ScheduledJobs, type ScheduledJobRun } from '../src/scheduling/scheduled-jobs.js';
+import { NotYet, ScheduledJobs, type ScheduledJobRun } from '../src/scheduling/scheduled-jobs.js';
 
 /** This file's own job names, any payload. */
 const anyPayload = z.record(z.string(), z.unknown());
@@ -15,13 +15,21 @@ const TEST_JOBS = {
   'test.x': anyPayload,
   'test.flaky': anyPayload,
   'test.broken': anyPayload,
+  'test.steps': anyPayload,
+  'test.elsewhere': anyPayload,
 };
 type TestFacility = ScheduledJobs<typeof TEST_JOBS>;
 
 /** Two API replicas' facilities on one Redis prefix, as two processes of a deployment would be. */
 const opened: { facilities: Pick<TestFacility, 'close'>[]; redis: Redis[]; prefix: string }[] = [];
 
-function deployment(replicas: number, options: { attempts?: number; backoffMs?: number } = {}) {
+function deployment(
+  replicas: number,
+  options: Pick<
+    ConstructorParameters<typeof ScheduledJobs<typeof TEST_JOBS>>[0],
+    'attempts' | 'backoffMs' | 'policies'
+  > = {},
+) {
   const prefix = `test:${randomBytes(6).toString('hex')}:bull`;
   const logLines: Record<string, unknown>[] = [];
   const logger = pino(
@@ -100,10 +108,10 @@ describe('scheduled jobs', () => {
 
   it('adds a one-off job once under its id, from any replica, and runs it once', async () => {
     const { facilities } = deployment(2);
-    const runs: ScheduledJobRun[] = [];
+    const runs: Omit<ScheduledJobRun, 'stepDone'>[] = [];
     for (const facility of facilities)
-      facility.handle('test.renew', async (run) => {
-        runs.push(run);
+      facility.handle('test.renew', async ({ id, name, data, attempt }) => {
+        runs.push({ id, name, data, attempt });
       });
     const runAt = new Date(Date.now() + 86_400_000);
     await Promise.all(
@@ -212,5 +220,67 @@ describe('scheduled jobs', () => {
       'scheduled job failed; it will be retried',
       'scheduled job failed for good',
     ]);
+  });
+
+  it('a job that is NotYet comes back without using an attempt; its steps are read back, and a name that forgets finished jobs reads as finished once gone', async () => {
+    const { facilities, logLines } = deployment(1, {
+      attempts: 1,
+      policies: { 'test.steps': { attempts: 2, backoffMs: 10, forgetFinished: true } },
+    });
+    const seen: { attempt: number; progress: number | undefined }[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    facilities[0]!.handle('test.steps', async (run) => {
+      seen.push({ attempt: run.attempt, progress: await facilities[0]!.progress(run.id) });
+      await run.stepDone(1);
+      // The first three runs wait for a worker to let go, as a deletion does.
+      if (seen.length <= 3) throw new NotYet('a worker still holds it');
+      await released;
+      await run.stepDone(2);
+    });
+    facilities[0]!.start();
+    const id = await facilities[0]!.at('test.steps', { id: 'steps-1', runAt: new Date() });
+    expect(id).toBe('steps-1');
+    // Not finished while it waits and while it runs.
+    expect(await facilities[0]!.finished(id, 50)).toBe(false);
+    for (;;) {
+      if (seen.length === 4) break;
+      await new Promise((next) => setTimeout(next, 20));
+    }
+    expect(await facilities[0]!.progress(id)).toBe(1);
+    release();
+    expect(await facilities[0]!.finished(id, 10_000)).toBe(true);
+    // Every run was the first attempt: waiting is not a failure, and nothing was logged as one.
+    expect(seen.map((run) => run.attempt)).toEqual([1, 1, 1, 1]);
+    expect(logLines).toEqual([]);
+    // Removed once finished (nothing kept about it), so its progress is gone too.
+    expect(await facilities[0]!.job(id)).toBeUndefined();
+    expect(await facilities[0]!.progress(id)).toBeUndefined();
+  });
+
+  it('a job whose name has no handler in this process waits for a replica that has it', async () => {
+    const { facilities } = deployment(2);
+    // The first replica alone runs a worker, without the handler (an older release, say).
+    facilities[0]!.start();
+    await facilities[0]!.at('test.elsewhere', { id: 'elsewhere-1', runAt: new Date() });
+    await new Promise<void>((resolve) => {
+      const check = async () => {
+        const state = (await facilities[0]!.job('elsewhere-1'))?.state;
+        if (state === 'delayed') resolve();
+        else setTimeout(() => void check(), 20);
+      };
+      void check();
+    });
+    expect(await facilities[0]!.job('elsewhere-1')).toMatchObject({ state: 'delayed' });
+    const ran: number[] = [];
+    facilities[1]!.handle('test.elsewhere', async (run) => {
+      ran.push(run.attempt);
+    });
+    const done = new Promise<string | undefined>((resolve) =>
+      facilities[1]!.start().on('completed', (job) => resolve(job.id)),
+    );
+    expect(await done).toBe('elsewhere-1');
+    expect(ran).toEqual([1]);
+    expect(await facilities[1]!.finished('elsewhere-1', 1_000)).toBe(true);
   });
 });

@@ -12,6 +12,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import exifReader from 'exif-reader';
 import { buffer } from 'node:stream/consumers';
+import { bullPrefixOf } from '../src/areas/connections.js';
+import { jobQueueOf } from '../src/areas/work.js';
 import { GPS_EXIF, makeSplitImage } from './fixtures/images.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 
@@ -215,8 +217,14 @@ describe('uploading a photo', () => {
     const user = await trainingUser();
     const session = await newSession(user.tokens.access_token);
     const dto = (await upload(user.tokens.access_token, session, await photo())).body;
-    const job = await t.c.jobs.photoCheckJob(dto.id);
-    expect(job?.data).toEqual({ photo_id: dto.id, session_id: session });
+    // The workers' queues, read as the deployment keeps them.
+    const jobs = jobQueueOf(t.c.env, t.c.redis, bullPrefixOf(t.c.env));
+    try {
+      const job = await jobs.photoCheckJob(dto.id);
+      expect(job?.data).toEqual({ photo_id: dto.id, session_id: session });
+    } finally {
+      await jobs.close();
+    }
   });
 
   it('refuses the same picture twice in one set', async () => {

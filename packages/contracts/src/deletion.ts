@@ -3,8 +3,8 @@ import { PASSWORD_MAX_LENGTH } from './auth.js';
 import { NO_NUL_PATTERN, NUL_REFUSED } from './text.js';
 
 // Deleting what a person gave us: a model (its files and every image made with it), a photo set,
-// or the whole account. Each runs as a job on the API's `deletions` queue (QUEUES.deletions), so
-// a process that dies halfway leaves work a retry finishes; the calls wait a little for the job
+// or the whole account. Each runs as a job of the API's one job facility (SCHEDULED_JOBS), so a
+// process that dies halfway leaves work a retry finishes; the calls wait a little for the job
 // and answer 200 when it finished in that time, else 202 with where it stands.
 
 export const DELETION_STATUSES = ['deleting', 'deleted'] as const;
@@ -66,20 +66,7 @@ export const ACCOUNT_DELETION_REMOVES = [
 export const ACCOUNT_DELETION_KEEPS =
   'Records of payments and credit movements are kept for accounting, under an anonymous id with no name or e-mail address.';
 
-/** The jobs of the `deletions` queue and their payloads: ids only. */
-export const DELETION_JOB_NAMES = {
-  account: 'account.delete',
-  model: 'model.delete',
-  photoSet: 'photo-set.delete',
-} as const;
-export type DeletionJobName = (typeof DELETION_JOB_NAMES)[keyof typeof DELETION_JOB_NAMES];
-
+/** The payloads of the deletion jobs (SCHEDULED_JOBS' accountDelete, modelDelete, photoSetDelete): ids only. */
 export const ZAccountDeletionJobSchema = z.strictObject({ deletion_id: z.string().uuid() });
 export const ZModelDeletionJobSchema = z.strictObject({ model_id: z.string().uuid() });
 export const ZPhotoSetDeletionJobSchema = z.strictObject({ session_id: z.string().uuid() });
-
-export const DELETION_JOB_PAYLOADS = {
-  [DELETION_JOB_NAMES.account]: ZAccountDeletionJobSchema,
-  [DELETION_JOB_NAMES.model]: ZModelDeletionJobSchema,
-  [DELETION_JOB_NAMES.photoSet]: ZPhotoSetDeletionJobSchema,
-} as const satisfies Record<DeletionJobName, z.ZodType>;

@@ -9,16 +9,11 @@ import { TASK_STATUSES, type TaskType } from './training.js';
 export const QUEUES = {
   photoChecks: 'photo-checks',
   /**
-   * The API's own timed work (sweeps, subscription renewals, later purges): one BullMQ queue fed
-   * by job schedulers and delayed jobs, consumed by one worker in each API process
-   * (apps/api/src/scheduling). Its job names belong to the API and are registered there.
+   * The API's own jobs (sweeps, subscription renewals, purges, exports, deletions): one BullMQ
+   * queue fed by job schedulers and one-off jobs, consumed by one worker in each API process
+   * (apps/api/src/scheduling). Its job names and payloads are SCHEDULED_JOBS' catalogue.
    */
   scheduled: 'scheduled',
-  /**
-   * Deleting a model, a photo set or an account (`deletion.ts`): retryable jobs consumed in the
-   * API process, which holds storage, the database and the payment provider.
-   */
-  deletions: 'deletions',
 } as const;
 
 /**

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { ZDataExportJobSchema } from './account.js';
+import {
+  ZAccountDeletionJobSchema,
+  ZModelDeletionJobSchema,
+  ZPhotoSetDeletionJobSchema,
+} from './deletion.js';
 
 /**
- * The API's scheduled work (the `scheduled` queue): every job name with the schema of its
- * payload. A feature adding timed work adds its name and payload here; the API's job facility
+ * The API's jobs (the `scheduled` queue, its one job facility): every job name with the schema of
+ * its payload. A feature adding timed work adds its name and payload here; the API's job facility
  * refuses a job whose payload does not match, and a handler is typed by its name's payload.
  */
 export const SCHEDULED_JOBS = {
@@ -22,6 +27,12 @@ export const SCHEDULED_JOBS = {
   retentionPurge: 'retention.purge',
   /** One 'Download my data' export, a job per request, run at once. */
   dataExport: 'data.export',
+  /** Deleting an account, once per account (the job's id is the deletion's id). */
+  accountDelete: 'account.delete',
+  /** Deleting a model: its work stopped, its files, its traces in Redis, its rows. */
+  modelDelete: 'model.delete',
+  /** Deleting a photo set: its photos, their copies and checks, its rows. */
+  photoSetDelete: 'photo-set.delete',
 } as const;
 export type ScheduledJobName = (typeof SCHEDULED_JOBS)[keyof typeof SCHEDULED_JOBS];
 
@@ -37,6 +48,9 @@ export const SCHEDULED_JOB_PAYLOADS = {
   [SCHEDULED_JOBS.generationOrderRefunds]: ZNoPayloadSchema,
   [SCHEDULED_JOBS.retentionPurge]: ZNoPayloadSchema,
   [SCHEDULED_JOBS.dataExport]: ZDataExportJobSchema,
+  [SCHEDULED_JOBS.accountDelete]: ZAccountDeletionJobSchema,
+  [SCHEDULED_JOBS.modelDelete]: ZModelDeletionJobSchema,
+  [SCHEDULED_JOBS.photoSetDelete]: ZPhotoSetDeletionJobSchema,
 } as const satisfies Record<ScheduledJobName, z.ZodType>;
 
 export type ScheduledJobPayload<N extends ScheduledJobName> = z.infer<

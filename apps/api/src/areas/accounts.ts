@@ -1,7 +1,5 @@
-import type { Db } from '@studioshot/db';
 import type { Redis } from 'ioredis';
 import type { Env } from '../env.js';
-import type { Logger } from '../logger.js';
 import { createMailer } from '../repositories/mailer.js';
 import { RefreshGraceRepository } from '../repositories/refresh-grace.repository.js';
 import { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
@@ -16,6 +14,7 @@ import { PasswordHasher } from '../services/passwords.js';
 import { AuthRateLimits } from '../services/rate-limits.js';
 import type { AccessTokenConfig } from '../services/tokens.js';
 import { UsersService } from '../services/users.service.js';
+import type { Connections } from './connections.js';
 
 /** The accounts area's slice of the container: sign-in, tokens, the profile, the settings page. */
 export interface AccountsArea {
@@ -24,23 +23,38 @@ export interface AccountsArea {
   accessCheck: AccessCheck;
   revocations: SessionRevocationsRepository;
   auth: AuthService;
-  /** bcrypt, bounded to BCRYPT_CONCURRENCY at once. */
-  passwords: PasswordHasher;
-  /** Sign-in, sign-up and password-reset limits (the account deletion's password check too). */
-  authLimits: AuthRateLimits;
-  /** Answers of just-rotated refresh tokens, for their grace window. */
-  refreshGrace: RefreshGraceRepository;
   users: UsersService;
   userCache: UserCache;
   /** The settings page: sign-ins, password change. */
   accountSettings: AccountSettingsService;
 }
 
-/** Wires the accounts area from its settings; `usersRepository` is what the other areas share. */
+/** What the accounts area lends the privacy area, whose account deletion checks and revokes. */
+export interface AccountsForOtherAreas {
+  usersRepository: UsersRepository;
+  /** bcrypt, bounded to BCRYPT_CONCURRENCY at once. */
+  passwords: PasswordHasher;
+  /** Sign-in, sign-up and password-reset limits (the account deletion's password check too). */
+  authLimits: AuthRateLimits;
+  /** Answers of just-rotated refresh tokens, for their grace window. */
+  refreshGrace: RefreshGraceRepository;
+}
+
+/** The refresh tokens' grace answers, as the deployment keeps them (tests read their keys). */
+export function refreshGraceOf(env: Env, redis: Redis): RefreshGraceRepository {
+  return new RefreshGraceRepository(
+    redis,
+    env.REDIS_PREFIX,
+    `${env.JWT_SECRET}:refresh-grace`,
+    env.REFRESH_GRACE_SECONDS,
+  );
+}
+
+/** Wires the accounts area from its settings, and what it lends the other areas. */
 export function createAccountsArea(
   env: Env,
-  shared: { db: Db; redis: Redis; logger: Logger },
-): { accounts: AccountsArea; usersRepository: UsersRepository } {
+  shared: Pick<Connections, 'db' | 'redis' | 'logger'>,
+): { accounts: AccountsArea; lent: AccountsForOtherAreas } {
   const { db, redis, logger } = shared;
   const accessToken: AccessTokenConfig = {
     secret: env.JWT_SECRET,
@@ -78,12 +92,7 @@ export function createAccountsArea(
     reset: { points: env.RESET_MAX_PER_IP, windowSeconds: env.FORGOT_WINDOW_SECONDS },
     register: { points: env.REGISTER_MAX_PER_IP, windowSeconds: env.REGISTER_WINDOW_SECONDS },
   });
-  const refreshGrace = new RefreshGraceRepository(
-    redis,
-    env.REDIS_PREFIX,
-    `${env.JWT_SECRET}:refresh-grace`,
-    env.REFRESH_GRACE_SECONDS,
-  );
+  const refreshGrace = refreshGraceOf(env, redis);
   const tokensRepo = new TokensRepository(db);
   const auth = new AuthService({
     config: {
@@ -107,9 +116,6 @@ export function createAccountsArea(
       accessCheck: new AccessCheck(accessToken, revocations),
       revocations,
       auth,
-      passwords,
-      authLimits,
-      refreshGrace,
       users: new UsersService(usersRepo),
       userCache,
       accountSettings: new AccountSettingsService({
@@ -120,6 +126,6 @@ export function createAccountsArea(
         limits: authLimits,
       }),
     },
-    usersRepository: usersRepo,
+    lent: { usersRepository: usersRepo, passwords, authLimits, refreshGrace },
   };
 }

@@ -1,12 +1,7 @@
 import { EXPORT_LINK_MINUTES, SCHEDULED_JOBS, TASK_CANCEL_CHANNEL } from '@studioshot/contracts';
-import type { Db } from '@studioshot/db';
-import type { Storage } from '@studioshot/storage';
-import type { Redis } from 'ioredis';
 import type { Env } from '../env.js';
-import type { Logger } from '../logger.js';
 import type { PaymentProvider } from '../money/payment-providers/provider.js';
 import { DataExportsRepository } from '../repositories/data-exports.repository.js';
-import { DeletionJobsRepository } from '../repositories/deletion-jobs.repository.js';
 import { DeletionRepository } from '../repositories/deletion.repository.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
@@ -16,6 +11,7 @@ import type { SessionRevocationsRepository } from '../repositories/session-revoc
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
 import { AccountDeletionService } from '../services/account-deletion.service.js';
+import { DELETION_JOB_POLICY } from '../services/deletion-steps.js';
 import { ExportService } from '../services/export.service.js';
 import { ImageTokens } from '../services/image-tokens.js';
 import { ModelDeletionService } from '../services/model-deletion.service.js';
@@ -24,6 +20,9 @@ import { PhotoSetDeletionService } from '../services/photo-set-deletion.service.
 import type { AuthRateLimits } from '../services/rate-limits.js';
 import { RetentionService } from '../services/retention.service.js';
 import { WorkStopper } from '../services/work-stopper.js';
+import type { Connections } from './connections.js';
+
+const HOUR_MS = 60 * 60_000;
 
 /** The privacy area's slice: 'Download my data', the retention purge, and every deletion. */
 export interface PrivacyArea {
@@ -31,25 +30,28 @@ export interface PrivacyArea {
   exports: ExportService;
   /** Deletes what we promise not to keep (training photos, old export zips). */
   retention: RetentionService;
-  /** Deleting a model, a photo set, an account: jobs of the `deletions` queue, run here. */
+  /** Deleting a model, a photo set, an account: jobs of the one job facility, run here. */
   deletions: {
     models: ModelDeletionService;
     photoSets: PhotoSetDeletionService;
     accounts: AccountDeletionService;
-    jobs: DeletionJobsRepository;
   };
 }
 
-/** Wires the privacy area from its settings. */
+/** How the deletion jobs are retried; given to the job facility when it is made. */
+export const PRIVACY_JOB_POLICIES = {
+  [SCHEDULED_JOBS.accountDelete]: DELETION_JOB_POLICY,
+  [SCHEDULED_JOBS.modelDelete]: DELETION_JOB_POLICY,
+  [SCHEDULED_JOBS.photoSetDelete]: DELETION_JOB_POLICY,
+};
+
+/**
+ * Wires the privacy area from its settings. The deletion jobs' handlers are registered here, on
+ * every container: a deletion asked for runs in whichever API process takes it.
+ */
 export function createPrivacyArea(
   env: Env,
-  shared: {
-    db: Db;
-    redis: Redis;
-    logger: Logger;
-    storage: Storage;
-    bullPrefix: string;
-    scheduled: ScheduledJobs;
+  shared: Connections & {
     jobs: JobQueueRepository;
     usersRepo: UsersRepository;
     passwords: PasswordHasher;
@@ -75,7 +77,6 @@ export function createPrivacyArea(
     logger,
   });
   const deletionsRepo = new DeletionRepository(db);
-  const deletionJobs = new DeletionJobsRepository(redis, bullPrefix, logger);
   const traces = new RedisTracesRepository(redis, env.REDIS_PREFIX, bullPrefix);
   const stopper = new WorkStopper({
     db,
@@ -84,17 +85,16 @@ export function createPrivacyArea(
     cancelChannel: `${env.REDIS_PREFIX}${TASK_CANCEL_CHANNEL}`,
   });
   const deletions = {
-    jobs: deletionJobs,
     models: new ModelDeletionService({
       deletions: deletionsRepo,
-      jobs: deletionJobs,
+      jobs: scheduled,
       stopper,
       storage,
       traces,
     }),
     photoSets: new PhotoSetDeletionService({
       deletions: deletionsRepo,
-      jobs: deletionJobs,
+      jobs: scheduled,
       storage,
       traces,
     }),
@@ -102,7 +102,7 @@ export function createPrivacyArea(
       users: usersRepo,
       passwords,
       deletions: deletionsRepo,
-      jobs: deletionJobs,
+      jobs: scheduled,
       revocations,
       grace: refreshGrace,
       limits: authLimits,
@@ -113,6 +113,14 @@ export function createPrivacyArea(
       logger,
     }),
   };
+  scheduled
+    .handle(SCHEDULED_JOBS.accountDelete, (run) =>
+      deletions.accounts.run(run.data.deletion_id, run),
+    )
+    .handle(SCHEDULED_JOBS.modelDelete, (run) => deletions.models.run(run.data.model_id, run))
+    .handle(SCHEDULED_JOBS.photoSetDelete, (run) =>
+      deletions.photoSets.run(run.data.session_id, run),
+    );
   return {
     exports,
     retention: new RetentionService({
@@ -124,4 +132,18 @@ export function createPrivacyArea(
     }),
     deletions,
   };
+}
+
+/**
+ * The privacy area's timed work: the retention purge, hourly, which deletes what the privacy page
+ * says we do not keep (each run reports what it removed), and each 'Download my data' export.
+ */
+export async function registerPrivacyJobs(
+  scheduled: ScheduledJobs,
+  area: Pick<PrivacyArea, 'retention' | 'exports'>,
+): Promise<void> {
+  scheduled.handle(SCHEDULED_JOBS.dataExport, (run) => area.exports.runJob(run));
+  await scheduled.every(SCHEDULED_JOBS.retentionPurge, { every: HOUR_MS }, () =>
+    area.retention.purge(),
+  );
 }

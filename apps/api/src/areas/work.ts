@@ -1,8 +1,6 @@
-import type { Db } from '@studioshot/db';
-import type { Storage } from '@studioshot/storage';
+import { SCHEDULED_JOBS } from '@studioshot/contracts';
 import type { Redis } from 'ioredis';
 import type { Env } from '../env.js';
-import type { Logger } from '../logger.js';
 import type { GenerationOrdersService } from '../money/generation-orders.service.js';
 import type { GenerationsRepository } from '../repositories/generations.repository.js';
 import { JobQueueRepository } from '../repositories/job-queue.repository.js';
@@ -12,6 +10,7 @@ import { TasksRepository } from '../repositories/tasks.repository.js';
 import { TrainingRepository } from '../repositories/training.repository.js';
 import { UploadsRepository } from '../repositories/uploads.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
+import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
 import { DurationEstimates } from '../services/duration-estimates.js';
 import { GenerationService } from '../services/generation.service.js';
 import { ImageTokens } from '../services/image-tokens.js';
@@ -20,11 +19,10 @@ import { PhotoSetsService } from '../services/photo-sets.service.js';
 import { QueueService } from '../services/queue.service.js';
 import { TrainingService } from '../services/training.service.js';
 import { UploadsService } from '../services/uploads.service.js';
+import type { Connections } from './connections.js';
 
 /** The work area's slice: photos in, training, generation, the queue and its events. */
 export interface WorkArea {
-  /** The task queues the workers consume. */
-  jobs: JobQueueRepository;
   uploads: UploadsService;
   /** The user's photo sets, what each holds and when its photos are purged (settings). */
   photoSets: PhotoSetsService;
@@ -35,25 +33,25 @@ export interface WorkArea {
   queue: QueueService;
 }
 
-/** Wires the work area from its settings. */
+/** The task queues the workers consume, as the deployment sets their attempts. */
+export function jobQueueOf(env: Env, redis: Redis, bullPrefix: string): JobQueueRepository {
+  return new JobQueueRepository(redis, bullPrefix, {
+    trainingAttempts: env.TRAINING_ATTEMPTS,
+    generationAttempts: env.GENERATION_ATTEMPTS,
+  });
+}
+
+/** Wires the work area from its settings; `jobQueue` (the workers' task queues) is lent to privacy. */
 export function createWorkArea(
   env: Env,
-  shared: {
-    db: Db;
-    redis: Redis;
-    logger: Logger;
-    storage: Storage;
-    bullPrefix: string;
+  shared: Omit<Connections, 'scheduled'> & {
     usersRepo: UsersRepository;
     generationsRepo: GenerationsRepository;
     orders: Pick<GenerationOrdersService, 'generationOrder'>;
   },
-): WorkArea {
+): { work: WorkArea; jobQueue: JobQueueRepository } {
   const { db, redis, logger, storage, bullPrefix, usersRepo, generationsRepo } = shared;
-  const jobs = new JobQueueRepository(redis, bullPrefix, {
-    trainingAttempts: env.TRAINING_ATTEMPTS,
-    generationAttempts: env.GENERATION_ATTEMPTS,
-  });
+  const jobs = jobQueueOf(env, redis, bullPrefix);
   const uploadsRepo = new UploadsRepository(db);
   const imageTokens = new ImageTokens(`${env.JWT_SECRET}:images`);
   const uploads = new UploadsService({
@@ -105,8 +103,7 @@ export function createWorkArea(
     gpuHourlyRate: env.GPU_HOURLY_RATE,
     alwaysOnMonthlyCost: env.ALWAYS_ON_MONTHLY_COST,
   });
-  return {
-    jobs,
+  const work: WorkArea = {
     uploads,
     photoSets: new PhotoSetsService({
       photoSets: new PhotoSetsRepository(db),
@@ -117,4 +114,16 @@ export function createWorkArea(
     taskEvents,
     queue,
   };
+  return { work, jobQueue: jobs };
+}
+
+/** The work area's timed work: every minute, tasks no worker of their engine kind serves fail. */
+export async function registerWorkJobs(
+  scheduled: ScheduledJobs,
+  area: Pick<WorkArea, 'queue'> & { logger: Connections['logger'] },
+): Promise<void> {
+  await scheduled.every(SCHEDULED_JOBS.unservedTasksSweep, { every: 60_000 }, async () => {
+    const failed = await area.queue.failUnservedTasks();
+    if (failed.length > 0) area.logger.warn({ failed }, 'failed tasks no worker could run');
+  });
 }

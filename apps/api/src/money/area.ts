@@ -1,8 +1,10 @@
-import type { Db } from '@studioshot/db';
+import { SCHEDULED_JOBS } from '@studioshot/contracts';
+import type { Connections } from '../areas/connections.js';
 import type { Env } from '../env.js';
 import type { Logger } from '../logger.js';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
 import type { GenerationsRepository } from '../repositories/generations.repository.js';
+import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
 import { BillingRepository } from './billing.repository.js';
@@ -55,13 +57,10 @@ export interface MoneyArea {
  */
 export function createMoneyArea(
   env: Env,
-  shared: {
-    db: Db;
-    logger: Logger;
+  shared: Pick<Connections, 'db' | 'logger' | 'scheduled'> & {
     users: UsersRepository;
     ledger: CreditLedgerRepository;
     generations: Pick<GenerationsRepository, 'hasGenerationSource'>;
-    scheduled: ScheduledJobs;
   },
 ): MoneyArea {
   const { db, logger, users, ledger } = shared;
@@ -177,4 +176,65 @@ export function createMoneyArea(
     stripeIntake,
     subscriptionSync,
   };
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The money area's timed work. Each subscription's next due moment has its own delayed job; the
+ * sweep catches any a lost job (a Redis flush, a crash between commit and scheduling) would have
+ * missed. A paid generation's failure records its refund as due; the refund sweep carries it
+ * out, and retries a refund the provider refused, and runs as soon as this process sees a paid
+ * generation end. Answers how to stop listening for those ends.
+ */
+export async function registerMoneyJobs(
+  scheduled: ScheduledJobs,
+  deps: Pick<MoneyArea, 'renewals' | 'subscriptionSync' | 'generationOrders'> & {
+    taskEvents: Pick<TaskEventsRepository, 'onChange'>;
+    logger: Logger;
+  },
+): Promise<() => void> {
+  const { renewals, subscriptionSync, generationOrders, logger } = deps;
+  scheduled.handle(SCHEDULED_JOBS.billingRenew, async (run) => {
+    const userId = run.data.user_id;
+    // Stripe mode: Stripe Billing charges; what it did is read back before anything is decided.
+    await subscriptionSync?.reconcile(userId);
+    await renewals.processDue(userId);
+  });
+  await scheduled.every(SCHEDULED_JOBS.billingSweep, { every: MINUTE_MS }, async () => {
+    const processed = await renewals.processAllDue();
+    if (processed > 0) logger.info({ processed }, 'subscriptions renewed, retried or ended');
+  });
+  await scheduled.every(SCHEDULED_JOBS.generationOrderRefunds, { every: MINUTE_MS }, async () => {
+    const refunded = await generationOrders.refundDue();
+    if (refunded > 0) logger.info({ refunded }, 'failed paid generations refunded');
+  });
+  return queueRefundsAtGenerationEnd({ ...deps, scheduled });
+}
+
+/**
+ * A generation that ended failed or cancelled with its order due back: the refund job runs now,
+ * once (its id names the generation), rather than at the next sweep. Each replica sees every
+ * end; the job's id makes it one run.
+ */
+export function queueRefundsAtGenerationEnd(deps: {
+  taskEvents: Pick<TaskEventsRepository, 'onChange'>;
+  scheduled: Pick<ScheduledJobs, 'at'>;
+  generationOrders: Pick<GenerationOrdersService, 'refundDueFor'>;
+  logger: Logger;
+}): () => void {
+  const { taskEvents, scheduled, generationOrders, logger } = deps;
+  return taskEvents.onChange((change) => {
+    // A paid order renders one template: a plain generation (the hint may be missing).
+    if (change.taskType && change.taskType !== 'generation') return;
+    void (async () => {
+      if (!(await generationOrders.refundDueFor(change.taskId))) return;
+      await scheduled.at(SCHEDULED_JOBS.generationOrderRefunds, {
+        id: `refund.${change.taskId}`,
+        runAt: new Date(),
+      });
+    })().catch((error: unknown) =>
+      logger.error({ err: error, taskId: change.taskId }, 'could not queue a refund'),
+    );
+  });
 }

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { NotYet } from './deletion-jobs.repository.js';
+import { NotYet } from '../scheduling/scheduled-jobs.js';
 
 /** What one scrub removed. */
 export interface ScrubReport {

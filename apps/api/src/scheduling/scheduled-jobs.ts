@@ -1,12 +1,12 @@
 import { QUEUES, SCHEDULED_JOB_PAYLOADS } from '@studioshot/contracts';
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 
 /**
- * The API's one facility for timed work, on BullMQ: a `scheduled` queue, and one worker per API
- * process that runs each job by its name's handler.
+ * The API's one job facility, on BullMQ: a `scheduled` queue, and one worker per API process that
+ * runs each job by its name's handler. Timed work, exports and deletions all run here.
  *
  * Two kinds of work:
  * - Repeating: `every(name, { every: ms }, handler)` registers the handler and upserts a BullMQ
@@ -17,8 +17,13 @@ import type { Logger } from '../logger.js';
  *   delayed job with that deterministic id. Adding the same id again (another replica, a retried
  *   request) is a no-op while the job exists, so a subscription's period end fires once.
  *
- * A handler that throws is retried with exponential backoff (`attempts`, `backoffMs`) and every
- * failure is logged; the last one says the job failed for good. Handlers must be idempotent
+ * A handler that throws is retried with exponential backoff (`attempts`, `backoffMs`, or the
+ * name's own `policies` entry) and every failure is logged; the last one says the job failed for
+ * good. A handler that throws `NotYet` (a worker still holds what it must wait for) has its job
+ * come back a moment later without using an attempt. A job whose process dies is taken up again by
+ * BullMQ's stalled-job check. A job whose name has no handler in this process (a replica of an
+ * older release, or one that registered only part of the work) waits for one that has it.
+ * Handlers must be idempotent
  * (decide from the database, not from the job): a job may run again after a crash, and a one-off
  * id can be added again once its finished job has been cleaned away.
  *
@@ -31,8 +36,9 @@ import type { Logger } from '../logger.js';
  *
  *   scheduled.every(SCHEDULED_JOBS.retentionPurge, { every: 24 * 60 * 60_000 }, () => retention.purge());
  *
- * Register handlers before `start()`; `main.ts` starts the worker (tests construct the container
- * without it and start one only when a test asks for it).
+ * Each area registers the handlers of its own jobs with only the services they call. The container
+ * starts the worker (the deletions must run in every API process); main.ts then registers the
+ * timed work (scheduling/scheduled-work.ts), which tests register only when they ask for it.
  */
 
 /** Job names and the schema of each one's payload. */
@@ -45,6 +51,24 @@ export interface ScheduledJobRun<Data = Record<string, unknown>> {
   data: Data;
   /** 1 for the first attempt. */
   attempt: number;
+  /** Reports the steps done so far (read back by `progress`). */
+  stepDone(step: number): Promise<void>;
+}
+
+/** A job cannot run yet (a worker still holds a task): it comes back soon without an attempt. */
+export class NotYet extends Error {
+  override name = 'NotYet';
+}
+
+/** How a job name is retried, when it is not the facility's default. */
+export interface JobPolicy {
+  attempts: number;
+  /** First retry delay; doubles each time. */
+  backoffMs: number;
+  /** A finished job is removed at once (its id then reads as finished) rather than kept a day. */
+  forgetFinished?: boolean;
+  /** How long a job failed for good is kept for an operator (default a week). */
+  keepFailedDays?: number;
 }
 
 export type ScheduledJobHandler<Data = Record<string, unknown>> = (
@@ -63,18 +87,23 @@ export interface ScheduledJobsOptions<C extends JobCatalogue> {
   attempts?: number;
   /** First retry delay; doubles each time (default 30 s). */
   backoffMs?: number;
-  /** Jobs one worker runs at once (default 4). */
+  /** Jobs one worker runs at once (default 8). */
   concurrency?: number;
+  /** Names retried otherwise than by `attempts` and `backoffMs`. */
+  policies?: Partial<Record<NoInfer<keyof C & string>, JobPolicy>>;
 }
 
 /** BullMQ refuses custom job ids with ':' (its own repeat ids use it) or that read as integers. */
 const JOB_ID = /^[A-Za-z0-9._-]+$/;
+/** How soon a job that is `NotYet`, or has no handler here, is looked at again. */
+const RECHECK_MS = 1_000;
 
 export class ScheduledJobs<C extends JobCatalogue = typeof SCHEDULED_JOB_PAYLOADS> {
   readonly queue: Queue;
   private readonly catalogue: C;
   private readonly handlers = new Map<string, ScheduledJobHandler>();
   private worker: Worker | undefined;
+  private events: QueueEvents | undefined;
   private readonly jobOptions: {
     attempts: number;
     backoff: { type: 'exponential'; delay: number };
@@ -125,12 +154,12 @@ export class ScheduledJobs<C extends JobCatalogue = typeof SCHEDULED_JOB_PAYLOAD
 
   /**
    * A one-off job at `runAt` (at once when that has passed), under a deterministic id: while a
-   * job with that id exists, adding it again adds nothing.
+   * job with that id exists, adding it again adds nothing. Answers the id.
    */
   async at<N extends keyof C & string>(
     name: N,
     job: { id: string; runAt: Date; data?: z.input<C[N]> },
-  ): Promise<void> {
+  ): Promise<string> {
     if (!JOB_ID.test(job.id) || /^\d+$/.test(job.id))
       throw new Error(`scheduled job id ${job.id} must be letters, digits, '.', '_' or '-'`);
     const schema = this.catalogue[name];
@@ -139,10 +168,37 @@ export class ScheduledJobs<C extends JobCatalogue = typeof SCHEDULED_JOB_PAYLOAD
     // The job's own timestamp is this moment, so timestamp + delay is `runAt` to the millisecond.
     const now = Date.now();
     await this.queue.add(name, data, {
+      ...this.policyOptions(name),
       jobId: job.id,
       timestamp: now,
       delay: Math.max(0, job.runAt.getTime() - now),
     });
+    return job.id;
+  }
+
+  /**
+   * Waits up to `ms` for the job to finish; whether it did. A job that is gone has finished (a
+   * name that forgets finished jobs); one failed for good never counts.
+   */
+  async finished(id: string, ms: number): Promise<boolean> {
+    const job = await this.queue.getJob(id);
+    if (!job) return true;
+    if (await job.isCompleted()) return true;
+    try {
+      await job.waitUntilFinished(await this.queueEvents(), ms);
+    } catch {
+      // Timed out, an attempt failed (it is retried), or the job was removed as it completed
+      // (BullMQ reports a job it cannot find as a failure): the queue says which.
+    }
+    const after = await this.queue.getJob(id);
+    return after === undefined || (await after.isCompleted());
+  }
+
+  /** Steps a job reported done; undefined when there is no such job (finished, or never added). */
+  async progress(id: string): Promise<number | undefined> {
+    const job = await this.queue.getJob(id);
+    if (!job) return undefined;
+    return typeof job.progress === 'number' ? job.progress : 0;
   }
 
   /** The job with this id, if it still exists (for tests and the monitor). */
@@ -160,10 +216,10 @@ export class ScheduledJobs<C extends JobCatalogue = typeof SCHEDULED_JOB_PAYLOAD
   start(): Worker {
     if (this.worker) return this.worker;
     const { logger } = this.options;
-    const worker = new Worker(QUEUES.scheduled, (job) => this.run(job), {
+    const worker = new Worker(QUEUES.scheduled, (job, token) => this.run(job, token), {
       connection: { ...this.options.connection.options, maxRetriesPerRequest: null },
       prefix: this.options.prefix,
-      concurrency: this.options.concurrency ?? 4,
+      concurrency: this.options.concurrency ?? 8,
     });
     worker.on('error', (error) => logger.error({ err: error }, 'scheduled job worker error'));
     worker.on('failed', (job, error) => {
@@ -182,22 +238,64 @@ export class ScheduledJobs<C extends JobCatalogue = typeof SCHEDULED_JOB_PAYLOAD
   }
 
   /** Runs a job's handler; what it answers (a purge's report) is kept as the job's return value. */
-  private async run(job: Job): Promise<unknown> {
-    const handler = this.handlers.get(job.name);
-    if (!handler) throw new Error(`no handler for scheduled job ${job.name}`);
+  private async run(job: Job, token: string | undefined): Promise<unknown> {
     // Retrying cannot mend a payload: it fails for good at once, and says why.
     const data = this.catalogue[job.name]?.safeParse(job.data ?? {});
     if (!data?.success) throw new UnrecoverableError(`malformed ${job.name} job`);
-    return handler({
-      id: job.id ?? '',
-      name: job.name,
-      data: data.data,
-      attempt: job.attemptsMade + 1,
-    });
+    const handler = this.handlers.get(job.name);
+    if (!handler) return this.later(job, token, `no handler for ${job.name} in this process`);
+    try {
+      return await handler({
+        id: job.id ?? '',
+        name: job.name,
+        data: data.data,
+        attempt: job.attemptsMade + 1,
+        stepDone: (step) => job.updateProgress(step),
+      });
+    } catch (error) {
+      if (!(error instanceof NotYet)) throw error;
+      return this.later(job, token, error.message);
+    }
+  }
+
+  /** The job comes back in a moment without using an attempt: waiting is not a failure. */
+  private async later(job: Job, token: string | undefined, reason: string): Promise<never> {
+    this.options.logger.debug({ jobId: job.id, jobName: job.name, reason }, 'scheduled job waits');
+    await job.moveToDelayed(Date.now() + RECHECK_MS, token);
+    throw new DelayedError();
+  }
+
+  /** The queue options of a name's own policy, if it has one. */
+  private policyOptions(name: string) {
+    const policy = this.options.policies?.[name as keyof C & string];
+    if (!policy) return {};
+    return {
+      attempts: policy.attempts,
+      backoff: { type: 'exponential' as const, delay: policy.backoffMs },
+      ...(policy.forgetFinished ? { removeOnComplete: true } : {}),
+      ...(policy.keepFailedDays
+        ? { removeOnFail: { age: policy.keepFailedDays * 24 * 3600 } }
+        : {}),
+    };
+  }
+
+  private async queueEvents(): Promise<QueueEvents> {
+    if (!this.events) {
+      this.events = new QueueEvents(QUEUES.scheduled, {
+        connection: { ...this.options.connection.options, maxRetriesPerRequest: null },
+        prefix: this.options.prefix,
+      });
+      this.events.on('error', (error) =>
+        this.options.logger.warn({ err: error }, 'scheduled job events error'),
+      );
+      await this.events.waitUntilReady();
+    }
+    return this.events;
   }
 
   async close(): Promise<void> {
     await this.worker?.close();
+    await this.events?.close();
     await this.queue.close();
   }
 }

@@ -1,13 +1,9 @@
-import { DELETION_JOB_NAMES, MESSAGES, type AccountDeletion } from '@studioshot/contracts';
+import { SCHEDULED_JOBS, MESSAGES, type AccountDeletion } from '@studioshot/contracts';
 import { userPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Caller } from './caller.js';
-import {
-  NotYet,
-  type DeletionJobsRepository,
-  type DeletionRun,
-} from '../repositories/deletion-jobs.repository.js';
+import { NotYet } from '../scheduling/scheduled-jobs.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';
 import type { PaymentProvider } from '../money/payment-providers/provider.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
@@ -17,7 +13,12 @@ import type { UsersRepository } from '../repositories/users.repository.js';
 import { checkCallerPassword } from './caller-password.js';
 import type { PasswordHasher } from './passwords.js';
 import { accountKey, type AuthRateLimits } from './rate-limits.js';
-import { runSteps, type DeletionStep } from './deletion-steps.js';
+import {
+  runSteps,
+  type DeletionJobs,
+  type DeletionRun,
+  type DeletionStep,
+} from './deletion-steps.js';
 import type { WorkStopper } from './work-stopper.js';
 
 /** What the account's cancelled tasks say. */
@@ -33,7 +34,7 @@ export interface AccountDeletionDeps {
   users: UsersRepository;
   passwords: PasswordHasher;
   deletions: DeletionRepository;
-  jobs: DeletionJobsRepository;
+  jobs: DeletionJobs;
   revocations: SessionRevocationsRepository;
   grace: RefreshGraceRepository;
   limits: AuthRateLimits;
@@ -136,7 +137,7 @@ export class AccountDeletionService {
 
   /** DELETE /api/v1/users/me: checks the password, stops every sign-in, queues the deletion. */
   async request(caller: Caller, password: string): Promise<AccountDeletion> {
-    const { users, deletions, revocations, jobs } = this.deps;
+    const { users, deletions, revocations } = this.deps;
     const userId = caller.userId;
     const user = await users.findById(userId);
     if (!user || user.deleted_at) throw new AppError('unauthorized', MESSAGES.authRequired);
@@ -144,7 +145,7 @@ export class AccountDeletionService {
     const deletionId = await deletions.markAccountDeleting(userId);
     if (!deletionId) throw new AppError('unauthorized', MESSAGES.authRequired);
     // Queued before anything else can fail: its first step revokes the sessions again.
-    await jobs.enqueue(DELETION_JOB_NAMES.account, { deletion_id: deletionId }, deletionId);
+    await this.enqueue(deletionId);
     await revocations.revoke(await deletions.revokeAllSignIns(userId));
     this.deps.logger.info({ deletionId }, 'account deletion requested');
     return this.status(deletionId);
@@ -184,8 +185,16 @@ export class AccountDeletionService {
   /** Queues again the deletions asked for and not finished (the API stopped in between). */
   async resumeUnfinished(): Promise<number> {
     const unfinished = await this.deps.deletions.unfinishedDeletions();
-    for (const { deletion_id: id } of unfinished)
-      if (id) await this.deps.jobs.enqueue(DELETION_JOB_NAMES.account, { deletion_id: id }, id);
+    for (const { deletion_id: id } of unfinished) if (id) await this.enqueue(id);
     return unfinished.length;
+  }
+
+  /** Queues the deletion's job under the deletion's own id: while it exists, a repeat adds nothing. */
+  private enqueue(deletionId: string): Promise<string> {
+    return this.deps.jobs.at(SCHEDULED_JOBS.accountDelete, {
+      id: deletionId,
+      runAt: new Date(),
+      data: { deletion_id: deletionId },
+    });
   }
 }

@@ -20,7 +20,7 @@ import type { ImageTokens } from './image-tokens.js';
 export interface ExportServiceDeps {
   exports: DataExportsRepository;
   /** Queues the build of an export (a scheduled job run at once, its id named after the export). */
-  enqueue: (exportId: string) => Promise<void>;
+  enqueue: (exportId: string) => Promise<unknown>;
   storage: Storage;
   /** Signs download links, for EXPORT_LINK_MINUTES exactly. */
   links: ImageTokens;

@@ -1,14 +1,16 @@
-import { DELETION_JOB_NAMES, MESSAGES, type ModelDeletion } from '@studioshot/contracts';
+import { randomUUID } from 'node:crypto';
+import { SCHEDULED_JOBS, MESSAGES, type ModelDeletion } from '@studioshot/contracts';
 import { generationPrefix, modelPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
-import {
-  NotYet,
-  type DeletionJobsRepository,
-  type DeletionRun,
-} from '../repositories/deletion-jobs.repository.js';
+import { NotYet } from '../scheduling/scheduled-jobs.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
-import { runSteps, type DeletionStep } from './deletion-steps.js';
+import {
+  runSteps,
+  type DeletionJobs,
+  type DeletionRun,
+  type DeletionStep,
+} from './deletion-steps.js';
 import type { WorkStopper } from './work-stopper.js';
 
 /** How long the call waits for the deletion before answering 202 (it goes on regardless). */
@@ -29,7 +31,7 @@ export class ModelDeletionService {
   constructor(
     private readonly deps: {
       deletions: DeletionRepository;
-      jobs: DeletionJobsRepository;
+      jobs: DeletionJobs;
       stopper: WorkStopper;
       storage: Storage;
       traces: RedisTracesRepository;
@@ -42,11 +44,23 @@ export class ModelDeletionService {
     const model = await this.deps.deletions.findModel(modelId);
     // Another user's model is answered exactly like a missing one.
     if (!model || model.user_id !== userId) throw new AppError('not_found', MESSAGES.modelNotFound);
-    const jobId = await this.deps.jobs.enqueue(DELETION_JOB_NAMES.model, { model_id: modelId });
+    const jobId = await this.enqueue(modelId);
     const done = await this.deps.jobs.finished(jobId, this.deps.waitMs ?? DELETION_WAIT_MS);
     return done
       ? { id: modelId, status: 'deleted', message: MESSAGES.modelDeleted }
       : { id: modelId, status: 'deleting', message: MESSAGES.modelDeleting };
+  }
+
+  /**
+   * Queues the model's deletion job; answers its id. Each call is its own run: the steps being
+   * idempotent, two runs do no harm.
+   */
+  enqueue(modelId: string): Promise<string> {
+    return this.deps.jobs.at(SCHEDULED_JOBS.modelDelete, {
+      id: randomUUID(),
+      runAt: new Date(),
+      data: { model_id: modelId },
+    });
   }
 
   /** The job: each step idempotent, so a run after a crash finishes what one before began. */

@@ -1,14 +1,16 @@
-import { DELETION_JOB_NAMES, MESSAGES, type PhotoSetDeletion } from '@studioshot/contracts';
+import { randomUUID } from 'node:crypto';
+import { SCHEDULED_JOBS, MESSAGES, type PhotoSetDeletion } from '@studioshot/contracts';
 import { photoSetPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
-import {
-  NotYet,
-  type DeletionJobsRepository,
-  type DeletionRun,
-} from '../repositories/deletion-jobs.repository.js';
+import { NotYet } from '../scheduling/scheduled-jobs.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
-import { runSteps, type DeletionStep } from './deletion-steps.js';
+import {
+  runSteps,
+  type DeletionJobs,
+  type DeletionRun,
+  type DeletionStep,
+} from './deletion-steps.js';
 import { DELETION_WAIT_MS } from './model-deletion.service.js';
 
 /**
@@ -21,7 +23,7 @@ export class PhotoSetDeletionService {
   constructor(
     private readonly deps: {
       deletions: DeletionRepository;
-      jobs: DeletionJobsRepository;
+      jobs: DeletionJobs;
       storage: Storage;
       traces: RedisTracesRepository;
       waitMs?: number;
@@ -35,13 +37,20 @@ export class PhotoSetDeletionService {
       throw new AppError('not_found', MESSAGES.sessionNotFound);
     if (await this.deps.deletions.sessionInTraining(sessionId))
       throw new AppError('conflict', MESSAGES.photoSetInTraining);
-    const jobId = await this.deps.jobs.enqueue(DELETION_JOB_NAMES.photoSet, {
-      session_id: sessionId,
-    });
+    const jobId = await this.enqueue(sessionId);
     const done = await this.deps.jobs.finished(jobId, this.deps.waitMs ?? DELETION_WAIT_MS);
     return done
       ? { id: sessionId, status: 'deleted', message: MESSAGES.photoSetDeleted }
       : { id: sessionId, status: 'deleting', message: MESSAGES.photoSetDeleting };
+  }
+
+  /** Queues the set's deletion job (each call its own run, as a model's); answers its id. */
+  enqueue(sessionId: string): Promise<string> {
+    return this.deps.jobs.at(SCHEDULED_JOBS.photoSetDelete, {
+      id: randomUUID(),
+      runAt: new Date(),
+      data: { session_id: sessionId },
+    });
   }
 
   /** The job: close the set, delete its files, its traces in Redis, then its rows. */

@@ -1,6 +1,6 @@
 import { endTask, UNFINISHED_TASK_STATUSES, type Db } from '@studioshot/db';
 import type { Redis } from 'ioredis';
-import { NotYet } from '../repositories/deletion-jobs.repository.js';
+import { NotYet } from '../scheduling/scheduled-jobs.js';
 import type { WorkItem } from '../repositories/deletion.repository.js';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 
