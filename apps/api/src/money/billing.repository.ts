@@ -5,13 +5,14 @@ import type {
   RefundReason,
   SubscriptionTier,
 } from '@studioshot/db';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { lockedSubscription, type SubscriptionRow } from './subscription-periods.repository.js';
 
 type Executor = Kysely<Database>;
 
 /** The ledger's reason for the unspent credits a refunded payment takes back. */
 export const REFUND_LEDGER_REASON = 'payment_refund';
-export type SubscriptionRow = Selectable<Database['subscriptions']>;
+export type { SubscriptionRow };
 
 /** A payment as the billing history shows it, with the credits its grants added up. */
 export interface BillingRow {
@@ -126,12 +127,7 @@ export class BillingRepository {
 
   /** The subscription, locked until the transaction ends (after the user's row). */
   lockSubscription(trx: Executor, userId: string): Promise<SubscriptionRow | undefined> {
-    return trx
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
+    return lockedSubscription(trx, userId);
   }
 
   /** A prorated upgrade: the tier moves up, the period and its dates stay. */

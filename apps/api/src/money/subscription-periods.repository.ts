@@ -4,6 +4,19 @@ import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
 
 export type Executor = Kysely<Database>;
 export type SubscriptionRow = Selectable<Database['subscriptions']>;
+
+/** The user's subscription row, locked until the transaction ends (lock the user's row first). */
+export function lockedSubscription(
+  trx: Executor,
+  userId: string,
+): Promise<SubscriptionRow | undefined> {
+  return trx
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+}
 export type PeriodRow = Selectable<Database['subscription_periods']>;
 
 /** Billing periods, credit months and the training allowance: the SQL of RenewalsService. */
@@ -27,12 +40,7 @@ export class SubscriptionPeriodsRepository {
       .forUpdate()
       .executeTakeFirst();
     if (!user) return undefined;
-    return trx
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .forUpdate()
-      .executeTakeFirst();
+    return lockedSubscription(trx, userId);
   }
 
   find(userId: string): Promise<SubscriptionRow | undefined> {

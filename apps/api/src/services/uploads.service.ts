@@ -20,20 +20,15 @@ import type {
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { photoKeys, type Storage } from '@studioshot/storage';
 import type { ImageTokens } from './image-tokens.js';
+import type { ProcessedPhoto as PipelinePhoto } from './photo-processing.js';
 
 const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
 
-/** What the upload flow needs of the photo pipeline (see photo-processing). */
-export interface ProcessedPhoto {
-  mimeType: string;
-  extension: string;
-  width: number;
-  height: number;
-  sizeBytes: number;
-  contentHash: string;
-  files: { original: string; optimized: string; thumbnail: string };
-  cleanup(): Promise<void>;
-}
+/** What the upload flow needs of the photo pipeline's answer. */
+export type ProcessedPhoto = Pick<
+  PipelinePhoto,
+  'mimeType' | 'extension' | 'width' | 'height' | 'sizeBytes' | 'contentHash' | 'files' | 'cleanup'
+>;
 export interface PhotoPipeline {
   process(uploadedPath: string): Promise<ProcessedPhoto>;
 }

@@ -296,14 +296,9 @@ function brandOf(number: string): string {
   return 'card';
 }
 
-function toIntent(row: {
-  id: string;
-  client_secret: string;
-  amount: number;
-  currency: string;
-  status: string;
-  metadata: Record<string, string>;
-}): ProviderIntent {
+function toIntent(
+  row: Pick<ProviderIntent, 'id' | 'client_secret' | 'amount' | 'currency' | 'status' | 'metadata'>,
+): ProviderIntent {
   return {
     id: row.id,
     client_secret: row.client_secret,
