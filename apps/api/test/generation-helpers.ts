@@ -131,7 +131,7 @@ export async function deliver(
   const done = await completeTask(t.c.db, generationId, {
     message: 'Your headshots are ready',
     result: { images: count },
-    output: { type: 'generation', images },
+    output: { type: 'generation', images, shortItems: count < 4 ? 1 : 0 },
     gpuSeconds: 1,
   });
   if (!done) throw new Error(`generation ${generationId} was already final`);

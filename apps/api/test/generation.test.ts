@@ -104,6 +104,8 @@ describe('POST /api/v1/generation/generate-trained', () => {
       success: true,
       model_id: modelId,
       credits_used: 1,
+      credits_refunded: 0,
+      images_dropped: 0,
       // One credit at list price, to the cent: $9.99 for 20 credits.
       cost: Math.round(CREDIT_LIST_PRICE_CENTS) / 100,
     });
@@ -141,6 +143,38 @@ describe('POST /api/v1/generation/generate-trained', () => {
     ]);
     const profile = await waiting.request.get('/api/v1/users/profile').set(bearer(user.token));
     expect(profile.body).toMatchObject({ credits_balance: 1, total_generations: 1 });
+  });
+
+  it('a set delivered short is not charged: its credit comes back, in the ledger and the answer', async () => {
+    const user = await creditUser(waiting, 2);
+    const modelId = await trainedModel(waiting, user.id);
+    // Sent now (a request starts when it is awaited or given a then).
+    const answer = generate(waiting, user, TRAINED, { model_id: modelId, prompt: 'x' }).then(
+      (res) => res,
+    );
+    const task = await queuedGeneration(waiting, user.id);
+    expect(await balance(waiting, user.id)).toBe(1);
+    // The engine dropped one of the four (none of its renders passed the quality check).
+    await deliver(waiting, user.id, task.id, 3);
+
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(ZGenerationResultSchema.parse(res.body)).toMatchObject({
+      status: 'completed',
+      success: true,
+      credits_used: 0,
+      credits_refunded: 1,
+      images_dropped: 1,
+      cost: 0,
+    });
+    expect(res.body.images).toHaveLength(3);
+    expect(await balance(waiting, user.id)).toBe(2);
+    const ledger = await ledgerOf(waiting, user.id);
+    expect(ledger.map((e) => [e.delta, e.reason])).toEqual([
+      [2, 'test_grant'],
+      [-1, 'generation'],
+      [1, 'generation_incomplete'],
+    ]);
   });
 
   it('uses the custom prompt for premium annual plans and debug users', async () => {

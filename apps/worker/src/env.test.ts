@@ -1,3 +1,4 @@
+import { DEV_CONVENIENCES } from '@studioshot/contracts';
 import { describe, expect, it } from 'vitest';
 import { loadWorkerEnv } from './env.js';
 
@@ -13,6 +14,21 @@ describe('loadWorkerEnv', () => {
       /ENGINE_SESSION_MAX_TASKS/,
     );
   });
+
+  it.each(DEV_CONVENIENCES.filter((c) => c.apps.includes('worker')).map((c) => [c.setting]))(
+    '%s on: refused in production, naming it',
+    (setting) => {
+      const turnOn: Record<string, Record<string, string>> = {
+        ENGINE_FLAG_IMAGES: { ENGINE_FLAG_IMAGES: '1' },
+      };
+      const on = turnOn[setting];
+      // A convenience added to the list needs its case here: this test walks the whole list.
+      expect(on, `how to turn on ${setting}`).toBeDefined();
+      expect(() => loadWorkerEnv({ ...required, ...on, NODE_ENV: 'production' })).toThrow(setting);
+      expect(() => loadWorkerEnv({ ...required, ...on, NODE_ENV: 'test' })).not.toThrow();
+      expect(() => loadWorkerEnv({ ...required, NODE_ENV: 'production' })).not.toThrow();
+    },
+  );
 
   it('has production defaults: studio engine, one training per GPU, 30 minute limit', () => {
     expect(loadWorkerEnv(required)).toMatchObject({

@@ -75,6 +75,12 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     apps: ['api'],
     isOn: (s) => typeof s.STRIPE_API_BASE === 'string' && s.STRIPE_API_BASE !== '',
   },
+  {
+    setting: 'ENGINE_FLAG_IMAGES',
+    why: "makes the studio engine's quality check fail the listed images of every set, so sets come back short and free; unset it",
+    apps: ['worker'],
+    isOn: (s) => typeof s.ENGINE_FLAG_IMAGES === 'string' && s.ENGINE_FLAG_IMAGES.trim() !== '',
+  },
   ...Object.entries(PRODUCTION_RATE_LIMITS).map(([name, limit]): DevConvenience => ({
     setting: `${name} above ${limit}`,
     why: `raises a sign-in, sign-up or password-reset limit above production's ${limit}; unset it`,

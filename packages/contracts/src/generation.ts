@@ -289,8 +289,18 @@ export const ZGenerationResultSchema = z.object({
   success: z.boolean(),
   /** Seconds from the request to the images; null until completed. */
   generation_time: z.number().nullable(),
-  /** Credits this generation spent (kept when delivered, given back when it fails). */
+  /**
+   * Credits this generation spent: kept when its set is delivered whole, given back when it fails
+   * or comes back short.
+   */
   credits_used: z.number().int(),
+  /** Credits it got back: it failed, was cancelled, or came back short. */
+  credits_refunded: z.number().int(),
+  /**
+   * Images it delivered fewer than asked: the quality check found streaks or a visible cut in
+   * every render of them, so they were dropped, and the set is not charged.
+   */
+  images_dropped: z.number().int(),
   /** What it cost in dollars: its order's price when a payment paid for it, else its credits at list price. */
   cost: z.number(),
   created_at: z.string(),

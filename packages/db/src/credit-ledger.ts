@@ -25,7 +25,7 @@ export type LedgerResult =
 /** The ledger key of the credits a generation reserves when it is accepted. */
 export const generationReservationKey = (generationId: string) =>
   `generation:${generationId}:reserve`;
-/** The ledger key of the credits a generation gets back when it fails or is cancelled. */
+/** The ledger key of the credits a generation gets back (failed, cancelled or delivered short). */
 export const generationRefundKey = (generationId: string) => `generation:${generationId}:refund`;
 
 /**
@@ -97,6 +97,39 @@ export async function refundGenerationCredits(
     userId: reservation.user_id,
     delta: -reservation.delta,
     reason: 'generation_refund',
+    idempotencyKey: generationRefundKey(generationId),
+  });
+}
+
+/** The ledger's reason for credits given back because a generation delivered fewer images. */
+export const INCOMPLETE_GENERATION_REASON = 'generation_incomplete';
+
+/**
+ * Gives back the credits of a generation's items that came back short (images the engine dropped
+ * because none of its renders was clean): each item (a template) reserved an equal share, and a
+ * short item's share comes back whole, since a credit buys a complete set. Once per generation: it
+ * carries the generation's refund key, so it never adds to a failure's refund.
+ */
+export async function refundIncompleteGeneration(
+  executor: Kysely<Database>,
+  generationId: string,
+  shortItems: number,
+  itemCount: number,
+): Promise<LedgerResult | undefined> {
+  if (shortItems <= 0 || itemCount <= 0) return undefined;
+  const reservation = await executor
+    .selectFrom('credit_ledger')
+    .select(['user_id', 'delta'])
+    .where('idempotency_key', '=', generationReservationKey(generationId))
+    .executeTakeFirst();
+  if (!reservation || reservation.delta >= 0) return undefined;
+  const perItem = Math.floor(-reservation.delta / itemCount);
+  const delta = Math.min(-reservation.delta, perItem * Math.min(shortItems, itemCount));
+  if (delta <= 0) return undefined;
+  return applyLedgerEntry(executor, {
+    userId: reservation.user_id,
+    delta,
+    reason: INCOMPLETE_GENERATION_REASON,
     idempotencyKey: generationRefundKey(generationId),
   });
 }

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from './client.js';
-import { refundGenerationCredits } from './credit-ledger.js';
+import { refundGenerationCredits, refundIncompleteGeneration } from './credit-ledger.js';
 import { modelFailed, modelTrained, modelTrainingStarted } from './models.js';
 import type { Database, TaskStatus, TaskType } from './schema.js';
 
@@ -41,7 +41,15 @@ export type TaskOutput =
       /** Of the usable photos trained on: generation ranks its images against them. */
       faceDescriptors: number[][];
     }
-  | { type: 'generation'; images: GeneratedImageRecord[] };
+  | {
+      type: 'generation';
+      images: GeneratedImageRecord[];
+      /**
+       * Items (templates) that came back with fewer images than asked: the engine dropped an
+       * image none of whose renders was clean. Their credits go back (a credit buys a full set).
+       */
+      shortItems: number;
+    };
 
 export interface TaskEffects {
   /** The task just started an attempt. */
@@ -96,7 +104,7 @@ const generationEffects: TaskEffects = {
     }
     const generation = await trx
       .selectFrom('generations')
-      .select(['id', 'user_id', 'model_id'])
+      .select(['id', 'user_id', 'model_id', 'items', 'payment_id'])
       .where('id', '=', task.id)
       .executeTakeFirstOrThrow();
     if (output.images.length > 0) {
@@ -126,23 +134,34 @@ const generationEffects: TaskEffects = {
       .set({ total_generations: sql`total_generations + 1`, updated_at: sql`now()` })
       .where('id', '=', task.user_id)
       .execute();
+    // A set that came back short is not charged: its items' credits go back, and a paid order
+    // (one item) is recorded as due back, as when it fails.
+    if (output.shortItems > 0) {
+      await refundIncompleteGeneration(trx, task.id, output.shortItems, generation.items.length);
+      if (generation.payment_id) await markOrderRefundDue(trx, task.id);
+    }
   },
   // The credits reserved when it was accepted go back, once (the refund has its own ledger key):
   // a worker's failure, a cancel and the no-worker sweep all end here. A paid generation's order
   // is recorded as due back; the API's refund handler gives the money back at the provider.
   async ended(trx, task) {
     await refundGenerationCredits(trx, task.id);
-    await trx
-      .updateTable('payments')
-      .set({ refund_due_at: sql`now()`, updated_at: sql`now()` })
-      .where('status', '=', 'succeeded')
-      .where('refund_due_at', 'is', null)
-      .where('id', '=', (eb) =>
-        eb.selectFrom('generations').select('payment_id').where('id', '=', task.id),
-      )
-      .execute();
+    await markOrderRefundDue(trx, task.id);
   },
 };
+
+/** The order that paid for a generation, if one did, is due back (once). */
+async function markOrderRefundDue(trx: Db, generationId: string): Promise<void> {
+  await trx
+    .updateTable('payments')
+    .set({ refund_due_at: sql`now()`, updated_at: sql`now()` })
+    .where('status', '=', 'succeeded')
+    .where('refund_due_at', 'is', null)
+    .where('id', '=', (eb) =>
+      eb.selectFrom('generations').select('payment_id').where('id', '=', generationId),
+    )
+    .execute();
+}
 
 export const TASK_EFFECTS: Record<TaskType, TaskEffects> = {
   training: trainingEffects,

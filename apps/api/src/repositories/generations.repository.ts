@@ -1,6 +1,7 @@
 import {
   selectModels,
   applyLedgerEntry,
+  generationRefundKey,
   generationReservationKey,
   isUniqueViolation,
   type Database,
@@ -277,14 +278,24 @@ export class GenerationsRepository {
       .executeTakeFirst();
   }
 
-  /** The credits a generation reserved (0 when none). */
-  async reservedCredits(generationId: string): Promise<number> {
-    const row = await this.db
+  /**
+   * The credits a generation reserved (0 when none), and those it got back (its failure, or a
+   * set delivered short).
+   */
+  async creditsOf(generationId: string): Promise<{ reserved: number; refunded: number }> {
+    const rows = await this.db
       .selectFrom('credit_ledger')
-      .select('delta')
-      .where('idempotency_key', '=', generationReservationKey(generationId))
-      .executeTakeFirst();
-    return row ? -row.delta : 0;
+      .select(['idempotency_key', 'delta'])
+      .where('idempotency_key', 'in', [
+        generationReservationKey(generationId),
+        generationRefundKey(generationId),
+      ])
+      .execute();
+    const delta = (key: string) => rows.find((row) => row.idempotency_key === key)?.delta ?? 0;
+    return {
+      reserved: -delta(generationReservationKey(generationId)),
+      refunded: delta(generationRefundKey(generationId)),
+    };
   }
 
   imagesOf(generationId: string): Promise<GeneratedImageRow[]> {

@@ -209,11 +209,16 @@ export class GenerationService {
   ): Promise<GenerationResult & { payment_id: string | null }> {
     const row = await this.deps.generations.findForUser(userId, generationId);
     if (!row) throw new AppError('not_found', MESSAGES.generationNotFound);
-    const [images, credits] = await Promise.all([
+    const [images, { reserved, refunded }] = await Promise.all([
       row.status === 'completed' ? this.deps.generations.imagesOf(row.id) : [],
-      this.deps.generations.reservedCredits(row.id),
+      this.deps.generations.creditsOf(row.id),
     ]);
+    const credits = reserved - refunded;
     const completed = row.status === 'completed' && images.length > 0;
+    // Images the engine dropped (none of their renders was clean): the set is not charged.
+    const dropped = completed
+      ? Math.max(0, row.items.length * row.images_per_item - images.length)
+      : 0;
     return {
       id: row.id,
       generation_id: row.id,
@@ -233,8 +238,13 @@ export class GenerationService {
           ? Math.round((row.completed_at.getTime() - row.created_at.getTime()) / 100) / 10
           : null,
       credits_used: credits,
+      credits_refunded: refunded,
+      images_dropped: dropped,
+      // A set delivered short costs nothing: its credits came back, or its order is refunded.
       cost: row.payment_id
-        ? GENERATION_ORDER.price_cents / 100
+        ? dropped > 0
+          ? 0
+          : GENERATION_ORDER.price_cents / 100
         : Math.round(credits * CREDIT_LIST_PRICE_CENTS) / 100,
       payment_id: row.payment_id,
       created_at: row.created_at.toISOString(),

@@ -68,6 +68,20 @@ describe('/results/{sessionId}', () => {
     await waitFor(() => expect(bodies()).toHaveLength(1));
   });
 
+  it('a set that came back short says how many were left out, and costs nothing', async () => {
+    const short = { ...PAID, images: fourImages().slice(0, 3), images_dropped: 1, cost: 0 };
+    results({ [CALL]: () => [200, short] });
+    await passTheWait();
+    await ready();
+    expect(
+      screen.getByText(
+        '1 of 4 headshots did not pass our quality check and was left out, so this set is free: your payment for it is refunded.',
+      ),
+    ).toBeTruthy();
+    const stats = screen.getAllByRole('definition').map((d) => d.textContent);
+    expect(stats).toContain('$0.00');
+  });
+
   it('generates for the payment with the defaults, and shows the headshots', async () => {
     const { bodies } = results({ [CALL]: () => [200, PAID] });
     await screen.findByRole('heading', { name: 'Preparing your headshots' });

@@ -14,6 +14,7 @@ import {
 import type { GenerationState } from '../features/generation/generation-machine';
 import { GenerationProgress } from '../features/generation/GenerationProgress';
 import { HeadshotGrid } from '../features/generation/HeadshotGrid';
+import { IncompleteSetNote } from '../features/generation/GenerationResults';
 import { refreshAfterGeneration, styleLabel, useStyles } from '../features/generation/hooks';
 import { DownloadIcon } from '../features/generation/icons';
 import { useImageDownloads } from '../features/generation/use-downloads';
@@ -227,6 +228,7 @@ function Ready({ result, styleName }: { result: GenerationResult; styleName: str
               {count} {count === 1 ? 'headshot' : 'headshots'} in the {styleName} style, 1024x1024,
               ready to download.
             </p>
+            <IncompleteSetNote result={result} className="mt-3" />
           </div>
         </div>
         <dl className="mt-6 grid gap-3 sm:grid-cols-3">

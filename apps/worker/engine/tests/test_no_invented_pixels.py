@@ -151,3 +151,46 @@ def test_hair_at_the_top_edge_renders_without_streaks(
         for path in images:
             report = find_streaks(np.asarray(Image.open(path).convert("RGB")))
             assert not report.flagged, (template["id"], path, report.cover)
+
+
+# --- what cannot be rendered clean is dropped, never written -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cut_above_the_brow(tmp_path_factory: pytest.TempPathFactory, trainer: Any) -> Path:
+    """A model whose photos cut the head lower than a crop may (the top 8% cut off)."""
+    work = tmp_path_factory.mktemp("cut-above-the-brow")
+    return train(work / "model", cut_photos(work / "photos", 0.08), trainer)
+
+
+def test_a_set_no_portrait_frames_is_dropped_whole(cut_above_the_brow: Path, tmp_path: Path) -> None:
+    job = RecordingJob()
+    params = generate_params(cut_above_the_brow, tmp_path, studio=load_templates()[0]["variants"][0]["studio"], size=512)
+    summary = StudioGenerator().generate(job, params)
+    assert summary["images"] == 0 and summary["dropped"] == 4
+    assert job.of_kind("artifact") == []
+    assert list(tmp_path.iterdir()) == []
+    warnings = [payload for payload in job.of_kind("log") if payload["level"] == "warn"]
+    assert len(warnings) == 4
+
+
+def test_an_image_flagged_on_every_render_is_retried_then_dropped(hair_at_top: Path, tmp_path: Path) -> None:
+    """ENGINE_FLAG_IMAGES (a development convenience) flags image 1 on every render: it is tried
+    framed tighter and from every portrait, then dropped; the others are written as usual."""
+    job = RecordingJob()
+    params = generate_params(hair_at_top, tmp_path, studio=load_templates()[0]["variants"][0]["studio"], size=512)
+    summary = StudioGenerator({"ENGINE_FLAG_IMAGES": "1"}).generate(job, params)
+    assert summary["images"] == 3 and summary["dropped"] == 1
+    assert sorted(payload["meta"]["index"] for payload in job.of_kind("artifact")) == [0, 2, 3]
+    assert not (tmp_path / "image-1.jpg").exists()
+    retries = [p["message"] for p in job.of_kind("log") if "image 1: flagged by ENGINE_FLAG_IMAGES" in p["message"]]
+    assert len(retries) >= 2  # as framed, then tighter, and from the other portraits
+
+
+def test_engine_flag_images_reads_indices_and_refuses_anything_else() -> None:
+    from studioshot_engine.studio.generate import flagged_by_setting  # noqa: PLC0415
+
+    assert flagged_by_setting({}) == frozenset()
+    assert flagged_by_setting({"ENGINE_FLAG_IMAGES": " 0, 3 "}) == {0, 3}
+    with pytest.raises(ValueError, match="ENGINE_FLAG_IMAGES"):
+        flagged_by_setting({"ENGINE_FLAG_IMAGES": "all"})

@@ -58,6 +58,8 @@ export const GENERATION_MESSAGES = {
   photoGone:
     'The photo these headshots were to be made from has been deleted. Please upload your photos again.',
   noImages: 'The generation engine finished without producing any image.',
+  incomplete:
+    '{delivered} of {asked} headshots passed our quality check, so this set is not charged.',
 } as const;
 
 // Progress bands: the model ready 0-10 % (rebuilding a format-1 model takes 0-40 %), the
@@ -130,17 +132,33 @@ export function generateWork(deps: GenerateDeps): TaskWork {
       run.report(RANK, 0, GENERATION_MESSAGES.ranking);
       const ranked = await rankByIdentity(await deps.analyzer(), files, source.references);
       const images = await storeImages(deps, run, plan, ranked);
+      const asked = plan.items.length * plan.imagesPerItem;
+      const shortItems = plan.items.filter(
+        (_item, index) => files.filter((file) => file.item === index).length < plan.imagesPerItem,
+      ).length;
       return {
         result: {
           images: images.length,
+          dropped: asked - images.length,
           model_id: plan.model?.id ?? null,
           source_photo_id: plan.model ? null : plan.sourcePhotoId,
           engine_seconds: Math.round(run.engineSeconds * 100) / 100,
         },
-        output: { type: 'generation', images },
+        output: { type: 'generation', images, shortItems },
+        ...(shortItems > 0 ? { message: incompleteMessage(images.length, asked) } : {}),
       };
     },
   };
+}
+
+/**
+ * The completion line of a set that came back short: what was delivered, and that it costs
+ * nothing (its credits went back, or its order is refunded).
+ */
+export function incompleteMessage(delivered: number, asked: number): string {
+  return GENERATION_MESSAGES.incomplete
+    .replace('{delivered}', String(delivered))
+    .replace('{asked}', String(asked));
 }
 
 /** What the images are rendered from, the faces they are ranked against, and their band. */

@@ -62,8 +62,13 @@ export interface TaskWork {
   messages: TaskMessages;
   /** A run (inputs, engine, storing) taking longer is stopped and retried. */
   timeoutMs: number;
-  /** Does the work; what it returns completes the task. Throws to fail the attempt. */
-  execute(run: TaskRun): Promise<Omit<TaskCompletion, 'gpuSeconds' | 'message'>>;
+  /**
+   * Does the work; what it returns completes the task (with `messages.completed` unless it says
+   * otherwise). Throws to fail the attempt.
+   */
+  execute(
+    run: TaskRun,
+  ): Promise<Omit<TaskCompletion, 'gpuSeconds' | 'message'> & { message?: string }>;
 }
 
 /** A problem with what the user gave us: retrying cannot help, the message is for them. */
@@ -195,7 +200,7 @@ async function attempt(
     await run.progress.flush();
     const completed = await completeTask(deps.db, task.id, {
       ...outcome,
-      message: work.messages.completed,
+      message: outcome.message ?? work.messages.completed,
       gpuSeconds: run.engineSeconds,
     });
     if (completed) await deps.events.changed(completed);

@@ -1,5 +1,11 @@
 import { BULL_PRIORITY, JOB_NAMES, taskQueueName, type TaskPriority } from '@studioshot/contracts';
-import { createDb, type Db, type GenerationItem } from '@studioshot/db';
+import {
+  applyLedgerEntry,
+  createDb,
+  generationReservationKey,
+  type Db,
+  type GenerationItem,
+} from '@studioshot/db';
 import { createTestDatabase } from '@studioshot/db/testing';
 import { LocalStorage, modelArtifactKey, photoKeys } from '@studioshot/storage';
 import { Queue, type JobsOptions } from 'bullmq';
@@ -271,6 +277,8 @@ export async function seedGeneration(
      * the photo was deleted since).
      */
     photo?: { id: string | null };
+    /** Credits granted to the user and reserved by the generation before it is queued (the API's way). */
+    reservedCredits?: number;
   } = {},
 ): Promise<SeededGeneration> {
   const modelId = options.photo ? null : training.modelId;
@@ -304,6 +312,23 @@ export async function seedGeneration(
       seed: options.seed ?? 1234,
     })
     .execute();
+  if (options.reservedCredits) {
+    for (const entry of [
+      { delta: options.reservedCredits, reason: 'test_grant', key: `test:${taskId}:grant` },
+      {
+        delta: -options.reservedCredits,
+        reason: 'generation',
+        key: generationReservationKey(taskId),
+      },
+    ]) {
+      await applyLedgerEntry(suite.db, {
+        userId: training.userId,
+        delta: entry.delta,
+        reason: entry.reason,
+        idempotencyKey: entry.key,
+      });
+    }
+  }
   await suite
     .queue(taskQueueName(type, options.engineKind ?? 'studio'))
     .add(

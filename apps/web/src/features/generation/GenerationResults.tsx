@@ -51,6 +51,7 @@ export function GenerationResults({
         onSave={(image: GeneratedImage) => void downloads.save(image)}
         onSaveAll={saveAll ? () => void downloads.saveAll(result.images) : undefined}
       />
+      <IncompleteSetNote result={result} className="mt-4" />
       {children}
     </div>
   );
@@ -65,6 +66,34 @@ export function GalleryNote({ className = '' }: { className?: string }) {
         My Headshots
       </Link>
       .
+    </p>
+  );
+}
+
+/**
+ * A set that came back short (images dropped by the quality check) says so, and that it costs
+ * nothing; nothing for a complete set.
+ */
+export function IncompleteSetNote({
+  result,
+  className = '',
+}: {
+  result: Pick<GenerationResult, 'images' | 'images_dropped' | 'credits_refunded'>;
+  className?: string;
+}) {
+  if (result.images_dropped <= 0) return null;
+  const asked = result.images.length + result.images_dropped;
+  const dropped = result.images_dropped;
+  return (
+    <p
+      role="note"
+      className={`${className} rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900`}
+    >
+      {dropped} of {asked} headshots did not pass our quality check and{' '}
+      {dropped === 1 ? 'was' : 'were'} left out, so this set is free:{' '}
+      {result.credits_refunded > 0
+        ? `${result.credits_refunded === 1 ? 'its credit is' : `its ${result.credits_refunded} credits are`} back in your balance.`
+        : 'your payment for it is refunded.'}
     </p>
   );
 }

@@ -58,6 +58,8 @@ export function generationResult(overrides: Partial<GenerationResult> = {}): Gen
     success: status === 'completed' && images.length > 0,
     generation_time: status === 'completed' ? 14.2 : null,
     credits_used: 1,
+    credits_refunded: 0,
+    images_dropped: 0,
     cost: 1.25,
     created_at: '2026-11-23T10:00:00.000Z',
     completed_at: status === 'completed' ? '2026-11-23T10:00:14.200Z' : null,
