@@ -77,6 +77,11 @@ describe('GET /api/v1/generation/styles', () => {
     const res = await t.request.get('/api/v1/generation/styles');
     expect(res.status).toBe(200);
     expect(ZStylesResponseSchema.parse(res.body).styles).toEqual(STYLES);
+    // Both texts: the studio engine's and the flux engine's; a page shows its model's.
+    for (const style of res.body.styles as typeof STYLES) {
+      expect(style.description.length).toBeGreaterThan(20);
+      expect(style.flux_description.length).toBeGreaterThan(20);
+    }
   });
 });
 

@@ -62,11 +62,16 @@ export type Template = z.infer<typeof ZTemplateSchema>;
 export const STYLE_IDS = ['professional', 'executive', 'creative'] as const;
 export const ZStyleIdSchema = z.enum(STYLE_IDS);
 
-/** A style card (legacy style page, /generate-trained): GET /api/v1/generation/styles. */
+/**
+ * A style card (legacy style page, /generate-trained): GET /api/v1/generation/styles. Two texts, as
+ * a template has: `description` for the studio engine (backdrop, light, framing and finish around
+ * the person's own photo) and `flux_description` for the flux engine, which renders the attire.
+ */
 export const ZStyleSchema = z.strictObject({
   id: ZStyleIdSchema,
   name: text.max(60),
   description: text.max(240),
+  flux_description: text.max(240),
   use_cases: z.array(text.max(60)).min(1),
 });
 export type Style = z.infer<typeof ZStyleSchema>;

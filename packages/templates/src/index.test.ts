@@ -125,6 +125,15 @@ describe('templates: the spec rules', () => {
     }
   });
 
+  it('each style card carries two texts too; attire is promised only to the flux engine', () => {
+    for (const style of [...STYLES, ...DEMO_STYLES]) {
+      expect(style.flux_description, style.id).not.toBe(style.description);
+      expect(templateDescription(style, 'flux'), style.id).toBe(style.flux_description);
+      expect(templateDescription(style, 'studio'), style.id).toBe(style.description);
+      expect(style.description, style.id).not.toMatch(/\b(suit|blazer|attire|wardrobe|clothes)\b/i);
+    }
+  });
+
   it('a template without its flux text is refused', () => {
     const raw = rawJson() as { templates: Record<string, unknown>[] };
     const { flux_description: _dropped, ...first } = raw.templates[0]!;

@@ -54,9 +54,9 @@ export function templateVariantCount(index: number): number {
 }
 
 /**
- * A template card's text for a model's engine (its model_type): the flux engine renders the
- * prompt's attire and setting, the studio engine (and any other) only the backdrop, light, framing
- * and finish around the person's own photo.
+ * A template's or a style's card text for a model's engine (its model_type): the flux engine
+ * renders the prompt's attire and setting, the studio engine (and any other) only the backdrop,
+ * light, framing and finish around the person's own photo.
  */
 export function templateDescription(
   template: Pick<Template, 'description' | 'flux_description'>,

@@ -14,6 +14,7 @@ import { PromptField } from '../features/generation/PromptField';
 import { StyleCards } from '../features/generation/StyleCards';
 import { usePageGeneration } from '../features/generation/use-page-generation';
 import { useUserModels } from '../features/training/hooks';
+import { useWaitEstimate } from '../features/queue/use-durations';
 
 /** The legacy style page (product spec): its defaults and its one button. */
 export const DEFAULT_PROMPT = 'professional headshot in business attire';
@@ -43,6 +44,9 @@ function StyleStudio() {
   const { account, credits } = useGenerationAccount();
   const { styleId, setStyleId, styleName } = useStyleChoice();
   const [prompt, setPrompt] = useState(DEFAULT_PROMPT);
+  // Without a model the API's default engine restyles the photo; until the queue names it, the
+  // cards promise only what every engine renders (the studio text).
+  const restylingEngine = useWaitEstimate('generation').data?.engineKind ?? 'studio';
 
   const generation = usePageGeneration(
     (key) => generateWithStyle({ style: styleId, prompt }, key),
@@ -83,7 +87,12 @@ function StyleStudio() {
         onSubmit={(event) => generation.submit(event, outOfCredits)}
         className={`${cardClass} mt-6 space-y-8 p-6 sm:p-8`}
       >
-        <StyleCards value={styleId} onChange={setStyleId} disabled={busy} />
+        <StyleCards
+          value={styleId}
+          onChange={setStyleId}
+          engine={restylingEngine}
+          disabled={busy}
+        />
 
         <div>
           <label htmlFor="ideal-shot" className={labelClass}>

@@ -90,6 +90,7 @@ function ClassicStudio(props: TrainedStudioProps) {
             <StyleCards
               value={styleId}
               onChange={studio.setStyleId}
+              engine={model.model_type}
               disabled={busy}
               legend="Choose a style"
             />

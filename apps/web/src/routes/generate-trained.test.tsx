@@ -1,7 +1,7 @@
 import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { generationResult, imageId, MODEL_ID } from '../features/generation/testing';
+import { generationResult, imageId, MODEL_ID, STYLES } from '../features/generation/testing';
 import { FREE_SUBSCRIPTION, pricingAnswer } from '../features/payments/testing';
 import { renderApp, stubApi } from '../test/app-harness';
 import {
@@ -320,5 +320,26 @@ describe('/generate-trained: generating', () => {
     const sent = bodies().map((body) => body.idempotency_key);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBe(sent[0]);
+  });
+});
+
+describe('/generate-trained: the style cards speak for the model’s engine', () => {
+  const card = async (name: string) => {
+    await generateButton();
+    return screen.getByText(name, { selector: 'span' }).closest('label') as HTMLElement;
+  };
+
+  it('a studio model: the studio text, never the attire', async () => {
+    studio();
+    const professional = await card(STYLES[0]!.name);
+    expect(within(professional).getByText(STYLES[0]!.description)).toBeTruthy();
+    expect(within(professional).queryByText(STYLES[0]!.flux_description)).toBeNull();
+  });
+
+  it('a flux model: the flux text', async () => {
+    const fluxModel = { ...READY_MODEL, model_type: 'flux' };
+    pageOpener('/generate-trained', GENERATE, [fluxModel], { credits_balance: 10 })();
+    const professional = await card(STYLES[0]!.name);
+    expect(within(professional).getByText(STYLES[0]!.flux_description)).toBeTruthy();
   });
 });

@@ -101,7 +101,12 @@ function Studio(props: TrainedStudioProps) {
         >
           <ModelSelect choice={studio.choice} disabled={busy} />
 
-          <StyleCards value={styleId} onChange={chooseStyle} disabled={busy} />
+          <StyleCards
+            value={styleId}
+            onChange={chooseStyle}
+            engine={model.model_type}
+            disabled={busy}
+          />
 
           <fieldset disabled={busy}>
             <legend className={labelClass}>Quick prompts</legend>

@@ -1,3 +1,4 @@
+import { templateDescription } from '@studioshot/templates';
 import { Spinner } from '../../components/PageState';
 import { labelClass } from '../../components/ui';
 import { ChoiceCard } from './ChoiceCard';
@@ -7,17 +8,20 @@ import { useStyles } from './hooks';
 export const USE_CASES_SHOWN = 2;
 
 /**
- * The style cards (GET /api/v1/generation/styles) as one radio group: name, description and the
- * first 2 use cases. Loading and failure say so in place, with a Retry.
+ * The style cards (GET /api/v1/generation/styles) as one radio group: name, the description for
+ * the engine that will render (`engine`: the model's model_type), and the first 2 use cases.
+ * Loading and failure say so in place, with a Retry.
  */
 export function StyleCards({
   value,
   onChange,
+  engine,
   disabled = false,
   legend = 'Style',
 }: {
   value: string;
   onChange: (styleId: string) => void;
+  engine: string;
   disabled?: boolean;
   legend?: string;
 }) {
@@ -73,7 +77,9 @@ export function StyleCards({
             inputClassName="sr-only"
           >
             <span className="font-medium text-stone-950">{style.name}</span>
-            <span className="mt-1 text-sm text-stone-600">{style.description}</span>
+            <span className="mt-1 text-sm text-stone-600">
+              {templateDescription(style, engine)}
+            </span>
             <span className="mt-auto flex flex-wrap gap-1.5 pt-3">
               {style.use_cases.slice(0, USE_CASES_SHOWN).map((use) => (
                 <span

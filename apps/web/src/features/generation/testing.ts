@@ -72,18 +72,21 @@ export const STYLES: Style[] = [
     id: 'professional',
     name: 'Professional / Corporate',
     description: 'Polished, approachable headshots for corporate profiles.',
+    flux_description: 'Polished, approachable headshots in business attire for corporate profiles.',
     use_cases: ['LinkedIn profile', 'Company website', 'Corporate directory'],
   },
   {
     id: 'executive',
     name: 'Executive / Leadership',
     description: 'Authoritative portraits for leaders and boards.',
+    flux_description: 'Authoritative portraits in tailored attire for leaders and boards.',
     use_cases: ['Leadership team page', 'Annual report', 'Speaker bio'],
   },
   {
     id: 'creative',
     name: 'Creative / Modern',
     description: 'Expressive, contemporary looks for creative work.',
+    flux_description: 'Expressive, contemporary looks in creative wardrobe for creative work.',
     use_cases: ['Portfolio', 'Personal brand', 'Social media profile'],
   },
 ];

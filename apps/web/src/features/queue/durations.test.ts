@@ -16,6 +16,7 @@ const estimate = (medianSeconds: number, waitSeconds: number | null = 0): WaitEs
   workers: waitSeconds === null ? 0 : 1,
   workerConnected: waitSeconds !== null,
   medianSeconds,
+  engineKind: 'studio',
   waitSeconds,
 });
 
@@ -32,6 +33,7 @@ describe('reading the queue estimate', () => {
       toWaitEstimate({
         task_type: 'training',
         priority: 'normal',
+        engine_kind: 'flux',
         jobs_ahead: 2,
         workers: 1,
         median_duration_seconds: 14,
@@ -42,6 +44,7 @@ describe('reading the queue estimate', () => {
       workers: 1,
       workerConnected: true,
       medianSeconds: 14,
+      engineKind: 'flux',
       waitSeconds: 28,
     });
   });

@@ -27,6 +27,8 @@ export interface WaitEstimate extends Duration {
   jobsAhead: number;
   workers: number;
   medianSeconds: number;
+  /** The engine kind the estimate is for (the one a task submitted now runs on). */
+  engineKind: string | null;
 }
 
 function num(value: unknown): number | null {
@@ -48,6 +50,7 @@ export function toWaitEstimate(body: unknown): WaitEstimate | null {
     workers,
     workerConnected: workers > 0,
     medianSeconds,
+    engineKind: typeof record.engine_kind === 'string' ? record.engine_kind : null,
     // Nothing would run a task while no worker is connected: no promise then.
     waitSeconds: workers === 0 ? null : num(record.estimated_wait_seconds),
   };

@@ -1,4 +1,4 @@
-import type { Template } from '@studioshot/templates';
+import { templateDescription, type Template } from '@studioshot/templates';
 import { useEffect, useRef, type CSSProperties, type PointerEvent } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { templateImage, visibleSlides } from './studio-logic';
@@ -37,12 +37,15 @@ export function TemplateCarousel({
   index,
   variant,
   headingId,
+  engine,
   onMove,
   onGoTo,
 }: {
   templates: readonly Template[];
   index: number;
   variant: number;
+  /** The engine that will render (the model's model_type): the slide's text is its own. */
+  engine: string;
   /** The visible heading that names the carousel. */
   headingId: string;
   onMove: (delta: number) => void;
@@ -123,7 +126,7 @@ export function TemplateCarousel({
               >
                 <img
                   src={picture}
-                  alt={centre ? `${template.name}: ${template.description}` : ''}
+                  alt={centre ? `${template.name}: ${templateDescription(template, engine)}` : ''}
                   width={400}
                   height={450}
                   draggable={false}

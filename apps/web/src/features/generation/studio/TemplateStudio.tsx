@@ -186,6 +186,7 @@ export function TemplateStudio({
             index={studio.index}
             variant={variant}
             headingId={carouselHeadingId}
+            engine={model.model_type}
             onMove={studio.move}
             onGoTo={studio.goTo}
           />
