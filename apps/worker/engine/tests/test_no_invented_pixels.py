@@ -15,7 +15,7 @@ from PIL import Image
 
 from studioshot_engine.studio.generate import StudioGenerator
 from studioshot_engine.studio.render.compose import render
-from studioshot_engine.studio.render.framing import Unframeable, place
+from studioshot_engine.studio.render.framing import Unframeable, place, transform_points
 from studioshot_engine.studio.render.look import from_studio, vary
 from studioshot_engine.studio.render.model import StudioModel, load_model
 from studioshot_engine.studio.render.streaks import find_streaks
@@ -103,6 +103,40 @@ def test_a_photo_cut_below_the_allowed_crown_cannot_be_framed(hair_at_top: Path)
     look = from_studio(load_templates()[0]["variants"][0]["studio"])
     with pytest.raises(Unframeable):
         place(deeper, look, 1024)
+
+
+@pytest.fixture(scope="module")
+def cut_at_the_chest(tmp_path_factory: pytest.TempPathFactory, trainer: Any) -> Path:
+    """A model whose photos end higher on the chest (the bottom 15% cut off)."""
+    work = tmp_path_factory.mktemp("cut-at-the-chest")
+    directory = work / "photos"
+    directory.mkdir(parents=True)
+    for name in PHOTOS:
+        with Image.open(FIXTURES / f"{name}.jpg") as photo:
+            width, height = photo.size
+            photo.crop((0, 0, width, round(0.85 * height))).save(directory / f"{name}.jpg", quality=92)
+    return train(work / "model", directory, trainer)
+
+
+def test_the_photo_bottom_edge_never_shows_as_a_fade_across_the_clothes(
+    cut_at_the_chest: Path, templates: list[dict[str, Any]]
+) -> None:
+    """Where the photo ends below the chin, the frame ends first: a tighter crop (the crown cut
+    within its limit), never a horizontal fade across the clothes."""
+    model = load_model(str(cut_at_the_chest))
+    for index in range(model.count):
+        subject = prepare(model.portrait(index))
+        soft = subject.cut_points[~subject.cut_strict]
+        bottom = soft[soft[:, 1] > subject.chin_y]
+        assert len(bottom), "the photo's bottom edge cuts the clothes"
+        for template in templates:
+            for shot in range(4):
+                look, _ = vary(from_studio(template["variants"][0]["studio"]), shot, np.random.default_rng(shot))
+                placement = place(subject, look, 1024)
+                assert placement.crown_cut <= MAX_CROWN_CUT + 1e-6
+                shown = transform_points(placement.transform, bottom)
+                inside = (shown > 2).all(axis=1) & (shown < 1022).all(axis=1)
+                assert not inside.any(), (template["id"], shot, placement.zoom)
 
 
 # --- sampling ------------------------------------------------------------------------------------

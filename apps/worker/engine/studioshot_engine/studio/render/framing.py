@@ -8,7 +8,11 @@ of the head as a portrait photographer's tight crop does, but by at most MAX_CRO
 head's height and never down to the eyebrows. A photo cut
 lower than that cannot be framed (`Unframeable`): the generator takes another portrait. At the
 sides and below (shoulders, clothes) the framing zooms in up to MAX_ZOOM to take the photo's edge
-out of the frame; what it cannot take out fades into the backdrop (compose).
+out of the frame; what it cannot take out fades into the backdrop (compose). The bottom edge (a
+photo that ends at the chest) is taken out past MAX_ZOOM if need be, as far as cutting the
+crown as above allows: a horizontal fade across the clothes reads as a defect, a tight crop does not. At
+the sides the zoom stops before the crown: a side fade sits beside the shoulder, where a backdrop
+would be anyway.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from .subject import Subject
 
 MIN_EYE_LINE = 0.27  # of the frame from its top: how high a cut top may raise the eyes
 STRICT_MARGIN = 0.005  # of the frame: a flat-cut top lies at least this far past the frame's top
-MAX_ZOOM = 2.0  # for the sides and bottom: past this the photo's edge fades instead
+MAX_ZOOM = 2.0  # for the sides: past this the photo's edge fades instead
 # A crop may cut the crown by this share of the head's height (crown to chin), at most.
 MAX_CROWN_CUT = 0.15
 # The eyebrows' top, above the eyes' centres, in eye distances: a crop never reaches it.
@@ -66,11 +70,20 @@ def place(subject: Subject, look: Look, size: int, *, tighter: float = 1.0) -> P
         strict_zoom = _zoom_to_clear(
             offsets[subject.cut_strict], anchor, low=-STRICT_MARGIN * size, high=(1 + STRICT_MARGIN) * size
         )
-        soft_zoom = _zoom_to_clear(offsets[~subject.cut_strict], anchor, low=0.0, high=float(size))
+        soft = offsets[~subject.cut_strict]
+        below = subject.cut_points[~subject.cut_strict, 1] > subject.chin_y
+        soft_zoom = _zoom_to_clear(soft[~below], anchor, low=0.0, high=float(size))
+        bottom_zoom = _zoom_to_clear(soft[below], anchor, low=0.0, high=float(size))
+    else:
+        bottom_zoom = 1.0
     if strict_zoom > head_limit * (1 + 1e-6):
         raise Unframeable(f"the photo's top edge needs {strict_zoom:.2f}x, the head allows {head_limit:.2f}x")
     # (Below 1 only where the look itself would cut the crown too far: a little wider then.)
-    zoom = max(strict_zoom, min(max(soft_zoom, 1.0), MAX_ZOOM, max(uncut_limit, strict_zoom)))
+    zoom = max(
+        strict_zoom,
+        min(max(soft_zoom, 1.0), MAX_ZOOM, max(uncut_limit, strict_zoom)),
+        min(bottom_zoom, head_limit),
+    )
     zoom = min(zoom * tighter, head_limit)
     scale *= zoom
     transform = np.array(
