@@ -45,6 +45,13 @@ describe('/auth', () => {
     expect(screen.getByText('Results in about 1 hour')).toBeTruthy();
   });
 
+  it('states the size delivered, never 4K', async () => {
+    stubApi({});
+    renderApp('/auth');
+    expect(await screen.findByText(/1024x1024 headshots/)).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/\b4K\b/i);
+  });
+
   it('promises no time while no worker is connected', async () => {
     const fetchMock = stubApi(
       publicEstimateAnswer({ training: { median: 14, wait: null }, generation: { median: 2 } }),

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { publicEstimateAnswer } from '../features/queue/testing';
@@ -30,6 +32,20 @@ describe('landing', () => {
     for (const style of ['Executive', 'Creative', 'Business']) {
       expect(await screen.findByRole('heading', { name: style })).toBeTruthy();
     }
+  });
+
+  it('states the size every headshot is delivered at, and never promises 4K', async () => {
+    stubApi({});
+    renderApp('/');
+    await screen.findByRole('button', { name: 'Start Creating' });
+    for (const style of ['Executive', 'Creative', 'Business'])
+      await screen.findByRole('heading', { name: style });
+    expect(screen.getAllByText(/1024x1024/).length).toBeGreaterThanOrEqual(2);
+    expect(document.body.textContent).not.toMatch(/\b4K\b/i);
+    // The page's own description, as search engines and link previews show it.
+    const page = readFileSync(path.resolve(__dirname, '../../index.html'), 'utf8');
+    expect(page).not.toMatch(/\b4K\b/i);
+    expect(page).toMatch(/1024x1024/);
   });
 
   it('Get Started while signed out remembers /pricing and goes to /auth', async () => {

@@ -16,7 +16,7 @@ const TimeClaim = lazy(() => landingSections().then((m) => ({ default: m.TimeCla
 const LandingSections = lazy(() => landingSections().then((m) => ({ default: m.LandingSections })));
 
 const CLAIMS = [
-  { value: '4K', label: 'studio-grade quality' },
+  { value: '1024x1024', label: 'pixels, every headshot' },
   { value: '4.9/5', label: 'from 2,847+ professionals' },
   { value: STARTING_PRICE, label: 'starting price, no subscription' },
 ];
@@ -67,8 +67,8 @@ function SignedOutHero() {
         Professional headshots from the selfies you already have.
       </h1>
       <p className="mt-6 max-w-xl text-lg text-stone-600">
-        Upload 10-20 photos, we train a personal AI model on them, and you get studio-quality 4K
-        headshots. Starting at {STARTING_PRICE}, with no monthly commitments.
+        Upload 10-20 photos, we train a personal AI model on them, and you get studio-quality
+        1024x1024 headshots. Starting at {STARTING_PRICE}, with no monthly commitments.
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
         <button

@@ -24,8 +24,8 @@ export function TimeClaim() {
 function reasons(results: ResultsEstimate | null) {
   return [
     {
-      title: 'Studio quality in 4K',
-      body: 'Crisp, evenly lit portraits at 4K resolution, ready for print, LinkedIn and your company site.',
+      title: 'Studio quality at 1024x1024',
+      body: 'Crisp, evenly lit portraits of 1024x1024 pixels, sized for LinkedIn, your company site and team pages.',
     },
     {
       // Only the title depends on the estimate, so the card keeps its size when it arrives.
