@@ -210,12 +210,41 @@ export async function startProduct(): Promise<Product> {
   };
 }
 
+/** What the API answers for one uploaded photo. */
+export interface UploadedPhoto {
+  id: string;
+  thumbnail_url: string;
+}
+
+/**
+ * One photo file uploaded into an upload session, as the upload page sends it (multipart, its
+ * type from its name), through the API at `baseUrl`; fails unless the API accepts it.
+ */
+export async function uploadPhoto(
+  baseUrl: string,
+  user: { access_token: string },
+  sessionId: string,
+  file: string,
+): Promise<UploadedPhoto> {
+  const form = new FormData();
+  const type = file.endsWith('.png') ? 'image/png' : 'image/jpeg';
+  form.append('file', new Blob([await readFile(file)], { type }), path.basename(file));
+  const res = await fetch(`${baseUrl}/api/v1/upload/file/${sessionId}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${user.access_token}` },
+    body: form,
+  });
+  const text = await res.text();
+  expect(res.status, `${path.basename(file)}: ${text}`).toBe(201);
+  return JSON.parse(text) as UploadedPhoto;
+}
+
 /**
  * The test photos uploaded through the API into a new upload session, and checked by the
  * worker; returns the session, still open.
  */
 export async function uploadCheckedPhotos(product: Product, user: Session): Promise<string> {
-  const { api, url, until } = product;
+  const { api, app, until } = product;
   const created = await api<{ session_id: string }>(user, '/api/v1/upload/create-session', {
     expected_files: 12,
     session_type: 'training',
@@ -224,17 +253,8 @@ export async function uploadCheckedPhotos(product: Product, user: Session): Prom
   const sessionId = created.body.session_id;
   const photoDir = await mkdtemp(path.join(tmpdir(), 'studioshot-e2e-photos-'));
   try {
-    for (const file of await makeTrainingPhotos(photoDir)) {
-      const form = new FormData();
-      const type = file.endsWith('.png') ? 'image/png' : 'image/jpeg';
-      form.append('file', new Blob([await readFile(file)], { type }), path.basename(file));
-      const res = await fetch(url(`/api/v1/upload/file/${sessionId}`), {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${user.access_token}` },
-        body: form,
-      });
-      expect(res.status, await res.clone().text()).toBe(201);
-    }
+    for (const file of await makeTrainingPhotos(photoDir))
+      await uploadPhoto(app.baseUrl, user, sessionId, file);
   } finally {
     await rm(photoDir, { recursive: true, force: true });
   }

@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, makeTrainingPhotos } from '../fixtures.js';
+import { FIXTURES, makeTrainingPhotos, uploadPhoto } from '../fixtures.js';
 import { differingPaths, docker, Project, ROOT, run, runShown, unavailable } from './compose.js';
 
 // The product as an operator runs it on one host: every image built from infra/Dockerfile on
@@ -131,17 +131,7 @@ async function uploadPhotos(session: Session): Promise<string> {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.session_id;
   const dir = await mkdtemp(path.join(work, 'photos-'));
-  for (const file of await twelvePhotos(dir)) {
-    const form = new FormData();
-    const type = file.endsWith('.png') ? 'image/png' : 'image/jpeg';
-    form.append('file', new Blob([await readFile(file)], { type }), path.basename(file));
-    const res = await fetch(`${web}/api/v1/upload/file/${id}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${session.access_token}` },
-      body: form,
-    });
-    expect(res.status, `${path.basename(file)}: ${await res.clone().text()}`).toBe(201);
-  }
+  for (const file of await twelvePhotos(dir)) await uploadPhoto(web, session, id, file);
   await rm(dir, { recursive: true, force: true });
   await until(async () => {
     const status = await call<{ checks_pending: number }>(

@@ -5,7 +5,7 @@
 // and the whole account from Settings, after which the old password signs nobody in and the
 // e-mail signs up again as a new person. Screenshots at 1280 and 375 px.
 import AxeBuilder from '@axe-core/playwright';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -17,6 +17,7 @@ import {
   seedModel,
   startProduct,
   type Product,
+  uploadPhoto,
 } from '../fixtures.js';
 import { DESKTOP, signedInPage, type Session } from '../harness.js';
 
@@ -143,21 +144,10 @@ async function trainedPhotoSet(
   const dir = await mkdtemp(path.join(tmpdir(), 'deletion-e2e-photos-'));
   const thumbnails: string[] = [];
   try {
-    for (const file of (await makeTrainingPhotos(dir)).slice(0, count)) {
-      const form = new FormData();
-      form.append(
-        'file',
-        new Blob([await readFile(file)], { type: 'image/jpeg' }),
-        path.basename(file),
+    for (const file of (await makeTrainingPhotos(dir)).slice(0, count))
+      thumbnails.push(
+        (await uploadPhoto(product.app.baseUrl, person, sessionId, file)).thumbnail_url,
       );
-      const res = await fetch(product.url(`/api/v1/upload/file/${sessionId}`), {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${person.access_token}` },
-        body: form,
-      });
-      expect(res.status, await res.clone().text()).toBe(201);
-      thumbnails.push(((await res.json()) as { thumbnail_url: string }).thumbnail_url);
-    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
 // Chromium against the built product: a person signed in on this browser and, through the API,
 // on a phone; every step is checked in the page and against the API, with screenshots at 1280
 // and 375 px.
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -15,6 +15,7 @@ import {
   startProduct,
   userWithTrainingSlot,
   type Product,
+  uploadPhoto,
 } from '../fixtures.js';
 import { DESKTOP, type Session } from '../harness.js';
 
@@ -92,21 +93,10 @@ beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'settings-e2e-photos-'));
   photoNames = [];
   try {
-    for (const file of (await makeTrainingPhotos(dir)).slice(0, 2)) {
-      const form = new FormData();
-      form.append(
-        'file',
-        new Blob([await readFile(file)], { type: 'image/jpeg' }),
-        path.basename(file),
+    for (const file of (await makeTrainingPhotos(dir)).slice(0, 2))
+      photoNames.push(
+        (await uploadPhoto(product.app.baseUrl, person, created.body.session_id, file)).id,
       );
-      const res = await fetch(product.url(`/api/v1/upload/file/${created.body.session_id}`), {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${person.access_token}` },
-        body: form,
-      });
-      expect(res.status, await res.clone().text()).toBe(201);
-      photoNames.push(((await res.json()) as { id: string }).id);
-    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
