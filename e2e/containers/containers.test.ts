@@ -36,11 +36,15 @@ const STAND_INS = [
   { official: 'node:20-bookworm-slim', version: ['node', '--version'], found: /^v(\d+)\./ },
 ];
 const IMAGES = ['studioshot-api', 'studioshot-worker', 'studioshot-web'];
+/** The build cache kept between runs: one warm build's layers, with room for a second. */
+const BUILD_CACHE_KEPT = '8GB';
 const PASSWORD = 'studio-portrait-1';
 
 let project: Project;
 let work: string;
 let web: string;
+/** The commit the images are built from (APP_VERSION). */
+let commit: string;
 
 async function until<T>(
   read: () => Promise<T | undefined>,
@@ -193,6 +197,9 @@ suite('one host in containers', () => {
   beforeAll(async () => {
     if (reason) throw new Error(`the container test cannot run: ${reason}`);
     work = await mkdtemp(path.join(tmpdir(), 'studioshot-containers-'));
+    // The commit the images are built from, as an operator passes it (README); one already in
+    // the environment (npm test exports it) takes precedence in Compose, and is the same commit.
+    commit = process.env.APP_VERSION || (await run('git', ['rev-parse', 'HEAD'])).stdout.trim();
     // An operator's .env: the secrets and the required settings, never inside an image.
     const envFile = path.join(work, 'operator.env');
     await writeFile(
@@ -203,6 +210,7 @@ suite('one host in containers', () => {
         'STRIPE_SECRET_KEY=sk_test_unused_with_the_test_provider',
         'STRIPE_WEBHOOK_SECRET=whsec_unused_with_the_test_provider',
         'STRIPE_PUBLISHABLE_KEY=pk_test_unused_with_the_test_provider',
+        `APP_VERSION=${commit}`,
         '',
       ].join('\n'),
       { mode: 0o600 },
@@ -218,6 +226,8 @@ suite('one host in containers', () => {
     await docker('image', 'prune', '--force', '--filter', 'label=org.studioshot.image').catch(
       () => {},
     );
+    // The build cache stays bounded: the layers used last are kept, older ones past the limit go.
+    await docker('builder', 'prune', '--force', '--keep-storage', BUILD_CACHE_KEPT).catch(() => {});
     if (work) await rm(work, { recursive: true, force: true });
   }, 180_000);
 
@@ -229,6 +239,36 @@ suite('one host in containers', () => {
     expect(
       changed.filter((key) => !OVERRIDE_MAY_CHANGE.some((allowed) => allowed.test(key))),
     ).toEqual([]);
+  });
+
+  it('the gpu profile adds the flux worker: one NVIDIA GPU reserved, the weights read-only, compiled kernels in a volume', async () => {
+    interface Service {
+      profiles?: string[];
+      build?: { target?: string };
+      deploy?: { resources?: { reservations?: { devices?: unknown[] } } };
+      volumes?: { type: string; source: string; target: string; read_only?: boolean }[];
+    }
+    const { services } = (await project.config('shipped')) as { services: Record<string, Service> };
+    const flux = services['worker-flux']!;
+    expect(flux.profiles).toEqual(['gpu']);
+    expect(flux.build?.target).toBe('worker-flux');
+    expect(flux.deploy?.resources?.reservations?.devices).toEqual([
+      { driver: 'nvidia', count: 1, capabilities: ['gpu'] },
+    ]);
+    const mounts = Object.fromEntries((flux.volumes ?? []).map((v) => [v.target, v]));
+    expect(mounts['/var/lib/studioshot/flux']).toMatchObject({ type: 'bind', read_only: true });
+    expect(mounts['/var/cache/studioshot/torch-compile']).toMatchObject({
+      type: 'volume',
+      source: 'flux-compile-cache',
+    });
+    expect(mounts['/var/lib/studioshot/storage']).toMatchObject({
+      type: 'volume',
+      source: 'storage',
+    });
+    // Without the profile there is no flux worker.
+    const { stdout } = await project.compose('config', '--services');
+    expect(stdout.split('\n')).not.toContain('worker-flux');
+    expect(stdout.split('\n')).toContain('worker');
   });
 
   it('builds every image from infra/Dockerfile: non-root, without .env, node_modules or a virtualenv from the host', async () => {
@@ -277,7 +317,7 @@ suite('one host in containers', () => {
         }
         await writeFile(file, `${content}\n`);
       }
-      await project.composeShown('--profile', 'gpu', 'build', 'migrate', 'api', 'worker', 'web');
+      await project.composeShown('build', 'api', 'worker', 'web');
     } finally {
       for (const [file] of planted) await rm(file, { force: true });
       for (const dir of made) await rm(dir, { recursive: true, force: true });
@@ -286,6 +326,14 @@ suite('one host in containers', () => {
     for (const image of IMAGES) {
       const inspected = await docker('image', 'inspect', '--format', '{{.Config.User}}', image);
       expect(inspected.stdout.trim(), `${image} runs as`).not.toMatch(/^(|root|0)$/);
+      const revision = await docker(
+        'image',
+        'inspect',
+        '--format',
+        '{{index .Config.Labels "org.opencontainers.image.revision"}}',
+        image,
+      );
+      expect(revision.stdout.trim(), `${image} was built from`).toBe(commit);
       const { stdout } = await docker(
         'run',
         '--rm',
@@ -339,13 +387,15 @@ suite('one host in containers', () => {
 
   it('signs up, buys a plan, uploads 12 photos, trains on the worker container and downloads 4 headshots, all through nginx', async () => {
     await startStack();
-    const health = await call<{ status: string; warnings?: string[] }>(
+    const health = await call<{ status: string; version: string; warnings?: string[] }>(
       null,
       '/health',
       undefined,
       'GET',
     );
     expect(health.status).toBe(200);
+    // The commit the images were built from, not the API's 'unknown'.
+    expect(health.body.version).toBe(commit);
     // Production with the staging switch: the test provider is on, and said so.
     expect(JSON.stringify(health.body)).toContain('ALLOW_TEST_PAYMENTS_IN_PRODUCTION');
 
