@@ -48,8 +48,11 @@ apt_install() {
 
 # A pnpm on PATH for tools that look for one (turbo); it defers to corepack's pinned version.
 mkdir -p "$LOCAL/bin"
-printf '#!/bin/sh\nexec corepack pnpm "$@"\n' >"$LOCAL/bin/pnpm"
-chmod +x "$LOCAL/bin/pnpm"
+# Written aside and moved into place: another shell of the same run (a background build) may be
+# running it at that moment.
+printf '#!/bin/sh\nexec corepack pnpm "$@"\n' >"$LOCAL/bin/pnpm.$$"
+chmod +x "$LOCAL/bin/pnpm.$$"
+mv -f "$LOCAL/bin/pnpm.$$" "$LOCAL/bin/pnpm"
 export PATH="$LOCAL/bin:$PATH"
 
 ensure_node() {
@@ -405,9 +408,43 @@ COMPOSE_GO_TOOLCHAIN="go1.24.9"
 DOCKER_DISK_NEEDED_GB=12
 STARTED_DOCKERD=""
 
+# `npm test` starts the Compose build at its beginning, in the background at the lowest CPU
+# priority: the module download and much of the compiling overlap the other suites, on the CPU
+# they leave idle, and the container step waits for whatever is left. Only where the container
+# test will run (as ensure_docker decides) and a Go is at hand (installing one would hold apt's
+# lock, which the foreground needs). Stopped with the run's services if the run ends first.
+COMPOSE_BUILD_PID=""
+start_compose_build() {
+  [ -x "$STUDIOSHOT_DOCKER_DIR/tools/docker-compose-$COMPOSE_VERSION" ] && return 0
+  [ -n "${DOCKER_HOST:-}" ] || { is_root && command -v apt-get >/dev/null; } || return 0
+  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || return 0
+  mkdir -p "$STUDIOSHOT_DOCKER_DIR/tools"
+  log "building Docker Compose $COMPOSE_VERSION in the background ($STUDIOSHOT_DOCKER_DIR/tools/build.log)"
+  # Its own process group, so that stopping it stops the compilers it runs too.
+  setsid nice -n 19 bash -c 'source "$1/scripts/lib.sh" && ensure_compose' compose-build "$ROOT" \
+    >"$STUDIOSHOT_DOCKER_DIR/tools/build.log" 2>&1 </dev/null &
+  COMPOSE_BUILD_PID=$!
+}
+
+stop_compose_build() {
+  [ -n "$COMPOSE_BUILD_PID" ] || return 0
+  if kill -0 "$COMPOSE_BUILD_PID" 2>/dev/null; then
+    log "stopping the Docker Compose build started in the background"
+    kill -- "-$COMPOSE_BUILD_PID" 2>/dev/null || kill "$COMPOSE_BUILD_PID" 2>/dev/null || true
+  fi
+  wait "$COMPOSE_BUILD_PID" 2>/dev/null || true
+  COMPOSE_BUILD_PID=""
+}
+
 ensure_compose() {
   local tools="$STUDIOSHOT_DOCKER_DIR/tools" go_cmd module
   local bin="$tools/docker-compose-$COMPOSE_VERSION"
+  if [ -n "$COMPOSE_BUILD_PID" ]; then
+    log "waiting for the Docker Compose build started in the background"
+    # Should it have failed, the build below runs again in the foreground and shows why.
+    wait "$COMPOSE_BUILD_PID" || log "the background build of Docker Compose failed; building it again"
+    COMPOSE_BUILD_PID=""
+  fi
   if ! [ -x "$bin" ]; then
     log "building Docker Compose $COMPOSE_VERSION into $tools (go build, once)"
     go_cmd="$(go_at_least go1.24 "$COMPOSE_GO_TOOLCHAIN" "$tools" "Docker Compose")"
@@ -418,8 +455,11 @@ ensure_compose() {
     rm -rf "$tools/src"
     cp -r "$module" "$tools/src"
     chmod -R u+w "$tools/src"
-    (cd "$tools/src" && GOTOOLCHAIN=local GOPATH="$tools/go" GOCACHE="$tools/go-build" GOFLAGS=-modcacherw \
-      "$go_cmd" build -trimpath -o "$bin.partial" ./cmd) || die "building Docker Compose failed"
+    # As Compose's own release build: no cgo, no symbol tables or debug information (a smaller
+    # binary, linked sooner), and the version it reports.
+    (cd "$tools/src" && CGO_ENABLED=0 GOTOOLCHAIN=local GOPATH="$tools/go" GOCACHE="$tools/go-build" GOFLAGS=-modcacherw \
+      "$go_cmd" build -trimpath -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$COMPOSE_VERSION" \
+      -o "$bin.partial" ./cmd) || die "building Docker Compose failed"
     mv "$bin.partial" "$bin"
     rm -rf "$tools/src" "$tools/go" "$tools/go-build"
   fi
@@ -493,5 +533,6 @@ stop_started_services() {
     esac
   done
   STARTED_SERVICES=()
+  stop_compose_build
   stop_dockerd
 }

@@ -5,6 +5,8 @@ source "$(dirname "$0")/lib.sh"
 # Whatever happens, every service this run started is stopped at the end (ones it found running
 # are left alone): Postgres, Redis, the S3 test server, stripe-mock and the Docker daemon.
 trap stop_started_services EXIT
+# The container test's Compose, built once per version, overlapping the suites before it.
+start_compose_build
 provision
 ensure_s3_test_server
 # The flux engine's tests (pytest and the worker's) run on a CPU in its own virtualenv.
