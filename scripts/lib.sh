@@ -441,6 +441,8 @@ ensure_compose() {
   local bin="$tools/docker-compose-$COMPOSE_VERSION"
   if [ -n "$COMPOSE_BUILD_PID" ]; then
     log "waiting for the Docker Compose build started in the background"
+    # Now nothing else runs: what is left of it builds at the usual priority (root may raise it).
+    renice -n 0 -g "$COMPOSE_BUILD_PID" >/dev/null 2>&1 || true
     # Should it have failed, the build below runs again in the foreground and shows why.
     wait "$COMPOSE_BUILD_PID" || log "the background build of Docker Compose failed; building it again"
     COMPOSE_BUILD_PID=""
