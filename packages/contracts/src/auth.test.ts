@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ZProfileUpdateRequestSchema, ZRegisterRequestSchema, ZUserSchema } from './auth.js';
+import {
+  registrationName,
+  ZProfileUpdateRequestSchema,
+  ZRegisterRequestSchema,
+  ZUserSchema,
+} from './auth.js';
 
 describe('ZRegisterRequestSchema', () => {
   it('normalises the e-mail and trims the name', () => {
@@ -19,6 +24,17 @@ describe('ZRegisterRequestSchema', () => {
     const messages = result.error?.issues.map((i) => i.message);
     expect(messages).toContain('Password must be at least 6 characters');
     expect(messages).toContain('Full name is required');
+  });
+  it("builds the name from full_name, or first plus last name (the spec's sign-up page)", () => {
+    const base = { email: 'a@b.co', password: 'secret1' };
+    const name = (body: object) =>
+      registrationName(ZRegisterRequestSchema.parse({ ...base, ...body }));
+    expect(name({ full_name: ' Ada Lovelace ' })).toBe('Ada Lovelace');
+    expect(name({ first_name: 'Ada', last_name: 'Lovelace' })).toBe('Ada Lovelace');
+    expect(name({ first_name: 'Ada' })).toBe('Ada');
+    expect(name({ name: 'Ada', full_name: 'Ada Lovelace' })).toBe('Ada');
+    const none = ZRegisterRequestSchema.safeParse({ ...base, last_name: 'Lovelace' });
+    expect(none.error?.issues.map((i) => i.message)).toEqual(['Full name is required']);
   });
   it('refuses unknown fields', () => {
     expect(

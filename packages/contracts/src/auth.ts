@@ -30,12 +30,37 @@ const password = z
 /** A password being set (sign-up, reset, change): the spec's rules and messages. */
 export const ZNewPasswordSchema = password;
 
-export const ZRegisterRequestSchema = z.strictObject({
-  email,
-  password,
-  name: requiredText(200, 'Full name is required'),
-});
+const personName = (max: number) => requiredText(max, 'Full name is required').optional();
+
+/**
+ * Sign-up. The account's name is `name`, else `full_name`, else `first_name` and `last_name`
+ * joined (the spec's sign-up page builds its name from either); one of them is required.
+ */
+export const ZRegisterRequestSchema = z
+  .strictObject({
+    email,
+    password,
+    name: personName(200),
+    full_name: personName(200),
+    first_name: personName(100),
+    last_name: personName(100),
+  })
+  .superRefine((body, ctx) => {
+    if ([body.name, body.full_name, body.first_name].every((part) => part === undefined))
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'Full name is required' });
+  })
+  .meta({
+    anyOf: [{ required: ['name'] }, { required: ['full_name'] }, { required: ['first_name'] }],
+  });
 export type RegisterRequest = z.infer<typeof ZRegisterRequestSchema>;
+
+/** The name a sign-up gives the account (ZRegisterRequestSchema's rule). */
+export function registrationName(body: RegisterRequest): string {
+  const name =
+    body.name ?? body.full_name ?? [body.first_name, body.last_name].filter(Boolean).join(' ');
+  if (!name) throw new Error('ZRegisterRequestSchema requires a name');
+  return name;
+}
 
 export const ZLoginRequestSchema = z.strictObject({
   email,

@@ -1,4 +1,10 @@
-import type { AuthResponse, LoginRequest, RegisterRequest, TokenSet } from '@studioshot/contracts';
+import {
+  registrationName,
+  type AuthResponse,
+  type LoginRequest,
+  type RegisterRequest,
+  type TokenSet,
+} from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -72,7 +78,7 @@ export class AuthService {
     const user = await users.create({
       email: input.email,
       password_hash: passwordHash,
-      name: input.name,
+      name: registrationName(input),
     });
     if (!user) throw new AppError('email_taken', MESSAGES.emailTaken);
     return {
