@@ -63,7 +63,7 @@ describe('loadEnv', () => {
       TASK_NO_WORKER_TIMEOUT_MS: 900_000,
       GPU_HOURLY_RATE: 2.49,
       ALWAYS_ON_MONTHLY_COST: 1130,
-      GENERATION_WAIT_MS: 60_000,
+      GENERATION_WAIT_MS: 8_000,
     });
     expect(loadEnv({ ...valid, GENERATION_WAIT_MS: '0' }).GENERATION_WAIT_MS).toBe(0);
     expect(() => loadEnv({ ...valid, GENERATION_WAIT_MS: '-1' })).toThrow(/GENERATION_WAIT_MS/);
@@ -164,6 +164,8 @@ describe('production refuses development conveniences', () => {
     STRIPE_API_BASE: { STRIPE_API_BASE: 'http://127.0.0.1:12111' },
     'DEBUG_PROMPTS=true': { DEBUG_PROMPTS: 'true' },
     'TEST_CLOCK=true': { TEST_CLOCK: 'true' },
+    'CONFIRM_PAYS_WITH_TEST_CARD=true': { CONFIRM_PAYS_WITH_TEST_CARD: 'true' },
+    'GENERATION_WAIT_MS above 8000': { GENERATION_WAIT_MS: '20000' },
     'LOGIN_MAX_PER_ACCOUNT above 10': { LOGIN_MAX_PER_ACCOUNT: '1000' },
     'LOGIN_MAX_PER_ACCOUNT_ADDRESS above 10': { LOGIN_MAX_PER_ACCOUNT_ADDRESS: '1000' },
     'LOGIN_MAX_PER_IP above 50': { LOGIN_MAX_PER_IP: '1000' },
@@ -209,6 +211,30 @@ describe('production refuses development conveniences', () => {
     };
     expect(loadEnv(staging).TEST_CLOCK).toBe(false);
     expect(() => loadEnv({ ...staging, TEST_CLOCK: 'true' })).toThrow(/TEST_CLOCK=true/);
+  });
+
+  it('confirms pay with the test card by default outside production only, and never there', () => {
+    expect(loadEnv(valid).CONFIRM_PAYS_WITH_TEST_CARD).toBe(true);
+    expect(loadEnv({ ...valid, CONFIRM_PAYS_WITH_TEST_CARD: 'false' })).toMatchObject({
+      CONFIRM_PAYS_WITH_TEST_CARD: false,
+    });
+    expect(loadEnv(production).CONFIRM_PAYS_WITH_TEST_CARD).toBe(false);
+    const staging = {
+      ...production,
+      PAYMENT_PROVIDER: 'test',
+      ALLOW_TEST_PAYMENTS_IN_PRODUCTION: 'true',
+    };
+    expect(loadEnv(staging).CONFIRM_PAYS_WITH_TEST_CARD).toBe(false);
+    expect(() => loadEnv({ ...staging, CONFIRM_PAYS_WITH_TEST_CARD: 'true' })).toThrow(
+      /CONFIRM_PAYS_WITH_TEST_CARD=true/,
+    );
+  });
+
+  it('a Generate answers within the spec client timeout in production', () => {
+    expect(loadEnv(production).GENERATION_WAIT_MS).toBeLessThan(10_000);
+    expect(() => loadEnv({ ...production, GENERATION_WAIT_MS: '10000' })).toThrow(
+      /GENERATION_WAIT_MS above 8000/,
+    );
   });
 
   it('the test provider is allowed only by its loudly named setting, and then announced', () => {

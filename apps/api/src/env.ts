@@ -2,6 +2,7 @@ import {
   ALLOW_TEST_PAYMENTS_SETTING,
   allowedInProduction,
   ENGINE_KINDS,
+  PRODUCTION_GENERATION_WAIT_MS,
   PRODUCTION_RATE_LIMITS,
   productionRefusal,
 } from '@studioshot/contracts';
@@ -136,6 +137,13 @@ export const ZEnvSchema = z
      * a development convenience, so production refuses it.
      */
     TEST_CLOCK: bool.optional(),
+    /**
+     * With the test payment provider, a confirm call pays an intent no card step paid with
+     * Stripe's success test card, as the spec's simulated card form does, so a client written
+     * from the spec can buy in one call. On by default outside production; a development
+     * convenience, so production refuses it (even a staging site allowed test payments).
+     */
+    CONFIRM_PAYS_WITH_TEST_CARD: bool.optional(),
     STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
     /** Only for pointing the SDK at a Stripe-compatible server in tests. */
     STRIPE_API_BASE: z.url().optional(),
@@ -173,14 +181,15 @@ export const ZEnvSchema = z
     TRAINING_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     /**
      * How long a Generate call waits for its images before answering 202 with the generation's
-     * id and status (the page then follows it over /ws). 0 answers at once.
+     * id and status (the page then follows it over /ws). 0 answers at once. Production's value
+     * answers inside the spec client's 10 s timeout; longer is for tests that play the worker.
      */
     GENERATION_WAIT_MS: z.coerce
       .number()
       .int()
       .min(0)
       .max(10 * 60_000)
-      .default(60_000),
+      .default(PRODUCTION_GENERATION_WAIT_MS),
     /** Runs of a generation job before it fails for good. */
     GENERATION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     /**
@@ -268,6 +277,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = ZEnvSchema.safeParse(cleaned);
   if (result.success) {
     result.data.TEST_CLOCK ??= result.data.NODE_ENV !== 'production';
+    result.data.CONFIRM_PAYS_WITH_TEST_CARD ??= result.data.NODE_ENV !== 'production';
     // Production never runs with a development convenience it has not been told to allow.
     const refusal =
       result.data.NODE_ENV === 'production' ? productionRefusal('api', result.data) : undefined;

@@ -168,12 +168,47 @@ describe('the generation order', () => {
     expect(await t.c.db.selectFrom('payments').select('id').execute()).toHaveLength(before.length);
   });
 
+  it("the spec's payload (no payment_intent, no key) uses the user's paid, unused order", async () => {
+    const specPayload = { prompt: 'professional person', num_images: 4, width: 1024, height: 1024 };
+    const { user, intent } = await paidOrder();
+    const first = await generate(t, user, RESULTS_CALL, specPayload, null);
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    const id = ZGenerationResultSchema.parse(first.body).id;
+    const payment = await paymentOf(intent);
+    expect(await generationsOf(user.id)).toEqual([{ id, payment_id: payment.id }]);
+    expect(await balance(t, user.id)).toBe(0);
+
+    // The order is used, and an order whose card step has not paid it is none: credits would
+    // pay, and this user has none.
+    const again = await generate(t, user, RESULTS_CALL, specPayload, null);
+    expect([again.status, again.body.detail]).toEqual([402, MESSAGES.insufficientCredits]);
+    await createIntent(t, user.token, ORDER, {});
+    const unpaid = await generate(t, user, RESULTS_CALL, specPayload, null);
+    expect([unpaid.status, unpaid.body.detail]).toEqual([402, MESSAGES.insufficientCredits]);
+    expect(await generationsOf(user.id)).toHaveLength(1);
+    // A second paid order is found the same way, before any credit.
+    const { intent: second } = await paidOrder(user);
+    const paidAgain = await generate(t, user, RESULTS_CALL, specPayload, null);
+    expect(paidAgain.status).toBe(202);
+    expect((await generationsOf(user.id)).map((g) => g.payment_id)).toContain(
+      (await paymentOf(second)).id,
+    );
+    // The legacy path under /api/v1 never spends an order.
+    const { user: other } = await paidOrder();
+    const legacy = await generate(t, other, '/api/v1/inference/generate', specPayload, null);
+    expect(legacy.status).toBe(402);
+    expect(legacy.body.detail).toBe(MESSAGES.insufficientCredits);
+  });
+
   it('an unpaid, foreign or other kind of payment makes nothing and says why', async () => {
     const owner = await creditUser(t, 0);
     await trainedModel(t, owner.id);
     const unpaid = await createIntent(t, owner.token, ORDER, {});
     const notPaid = await resultsCall(owner, unpaid);
-    expect([notPaid.status, notPaid.body.detail]).toEqual([409, MESSAGES.paymentNotCompleted]);
+    expect([notPaid.status, notPaid.body]).toEqual([
+      402,
+      { detail: MESSAGES.paymentNotPaid, code: 'payment_required' },
+    ]);
 
     const { intent } = await paidOrder();
     const foreign = await resultsCall(owner, intent);

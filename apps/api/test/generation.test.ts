@@ -275,14 +275,15 @@ describe('idempotency', () => {
       return ZGenerationResultSchema.parse(res.body).id;
     });
     expect(new Set(ids).size).toBe(1);
-    // Later repeats too, even in the body and with other fields.
+    // Later repeats too, the key in the body, and the defaults spelled out: the same request.
     const later = await generate(
       t,
       user,
       TRAINED,
-      { model_id: modelId, num_images: 2, idempotency_key: key },
+      { model_id: modelId, num_images: 4, idempotency_key: key },
       null,
     );
+    expect(later.status).toBe(202);
     expect(ZGenerationResultSchema.parse(later.body).id).toBe(ids[0]);
     expect(await footprint(t, user.id)).toMatchObject({
       balance: 4,
@@ -293,16 +294,54 @@ describe('idempotency', () => {
     expect((await generationRow(t, ids[0]!)).idempotency_key).toBe(key);
   });
 
-  it('refuses a Generate without a key, or with a malformed one, changing nothing', async () => {
-    const user = await creditUser(t, 1);
+  it('the same key with a different request is refused (422), changing nothing', async () => {
+    const user = await creditUser(t, 5);
+    const modelId = await trainedModel(t, user.id);
+    const key = randomUUID();
+    const first = await generate(t, user, TRAINED, { model_id: modelId, prompt: 'x' }, key);
+    expect(first.status).toBe(202);
+    const before = await footprint(t, user.id);
+    for (const [path, body] of [
+      [TRAINED, { model_id: modelId, prompt: 'x', num_images: 2 }],
+      [TRAINED, { model_id: modelId, prompt: 'y' }],
+      ['/api/v1/inference/generate', { model_id: modelId, prompt: 'x', style: 'creative' }],
+    ] as const) {
+      const reused = await generate(t, user, path, body, key);
+      expect([reused.status, reused.body]).toEqual([
+        422,
+        { detail: MESSAGES.idempotencyKeyReused, code: 'idempotency_key_reused' },
+      ]);
+    }
+    // Racing requests with one key and different bodies: one generation, the others refused.
+    const raceKey = randomUUID();
+    const race = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        generate(t, user, TRAINED, { model_id: modelId, num_images: n }, raceKey),
+      ),
+    );
+    expect(race.map((res) => res.status).sort()).toEqual([202, 422, 422, 422]);
+    expect(await footprint(t, user.id)).toMatchObject({
+      balance: before.balance - 1,
+      generations: before.generations + 1,
+    });
+  });
+
+  it('without a key each call is a new generation; a malformed key is refused', async () => {
+    const user = await creditUser(t, 2);
     const modelId = await trainedModel(t, user.id);
     const before = await footprint(t, user.id);
-    const missing = await generate(t, user, TRAINED, { model_id: modelId }, null);
-    expect(missing.status).toBe(422);
-    expect(missing.body.detail).toBe(MESSAGES.idempotencyKeyRequired);
     const malformed = await generate(t, user, TRAINED, { model_id: modelId }, 'short');
     expect(malformed.status).toBe(422);
     expect(await footprint(t, user.id)).toEqual(before);
+    const ids = [];
+    for (let i = 0; i < 2; i++) {
+      const res = await generate(t, user, TRAINED, { model_id: modelId }, null);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      ids.push(ZGenerationResultSchema.parse(res.body).id);
+    }
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(await footprint(t, user.id)).toMatchObject({ balance: 0, generations: 2 });
+    expect((await generationRow(t, ids[0]!)).idempotency_key).toBeNull();
   });
 
   it('keys are per user: the same key from another user is another generation', async () => {

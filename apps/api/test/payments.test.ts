@@ -20,10 +20,15 @@ import {
 } from './payments-helpers.js';
 
 let t: TestApp;
+/** Test payments without the confirm calls' test card: a confirm needs the card step first. */
+let cardStepFirst: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  [t, cardStepFirst] = await Promise.all([
+    createTestApp(),
+    createTestApp({ CONFIRM_PAYS_WITH_TEST_CARD: 'false' }),
+  ]);
 });
-afterAll(() => t.close());
+afterAll(() => Promise.all([t.close(), cardStepFirst.close()]));
 
 const newUser = async () => (await registerUser(t)).tokens.access_token;
 const post = (token: string, path: string, body: object = {}) =>
@@ -133,25 +138,78 @@ describe('buying credits', () => {
   });
 
   it('a declined card: a clear message, nothing granted, and the same intent can be paid again', async () => {
-    const token = await newUser();
-    const intent = await createIntent(t, token, '/api/v1/payments/create-credit-package', {
+    const app = cardStepFirst;
+    const token = (await registerUser(app)).tokens.access_token;
+    const intent = await createIntent(app, token, '/api/v1/payments/create-credit-package', {
       package_id: 'starter_pack',
     });
-    const declined = await payWithCard(t, token, intent, DECLINED_CARD);
+    const declined = await payWithCard(app, token, intent, DECLINED_CARD);
     expect(declined.status).toBe(402);
     expect(declined.body).toEqual({ detail: 'Your card was declined.', code: 'payment_failed' });
-    const early = await post(token, '/api/v1/payments/confirm-credit-package', {
-      payment_intent_id: intent.payment_intent_id,
-    });
-    expect(early.status).toBe(409);
-    expect(early.body.detail).toBe(MESSAGES.paymentNotCompleted);
-    expect((await profileOf(t, token)).credits_balance).toBe(0);
+    const early = await app.request
+      .post('/api/v1/payments/confirm-credit-package')
+      .set(bearer(token))
+      .send({ payment_intent_id: intent.payment_intent_id });
+    expect([early.status, early.body]).toEqual([
+      402,
+      { detail: MESSAGES.paymentNotPaid, code: 'payment_required' },
+    ]);
+    expect((await profileOf(app, token)).credits_balance).toBe(0);
 
-    await payWithCard(t, token, intent, GOOD_CARD).expect(200);
-    const ok = await post(token, '/api/v1/payments/confirm-credit-package', {
-      payment_intent_id: intent.payment_intent_id,
-    });
+    await payWithCard(app, token, intent, GOOD_CARD).expect(200);
+    const ok = await app.request
+      .post('/api/v1/payments/confirm-credit-package')
+      .set(bearer(token))
+      .send({ payment_intent_id: intent.payment_intent_id });
     expect(ok.body.new_credits_balance).toBe(20);
+  });
+
+  it("test mode: each confirm pays an unpaid intent with the success test card, as the spec's simulated form does", async () => {
+    const token = await newUser();
+    const cases = [
+      [
+        '/api/v1/payments/create-credit-package',
+        { package_id: 'starter_pack' },
+        '/api/v1/payments/confirm-credit-package',
+        {},
+      ],
+      [
+        '/api/v1/payments/create-credit-payment',
+        { credit_pack_id: 'starter_pack' },
+        '/api/v1/payments/confirm-payment',
+        {},
+      ],
+      [
+        '/api/v1/payments/create-training-purchase',
+        { quantity: 1 },
+        '/api/v1/payments/confirm-additional-training',
+        { pack_id: 'training_1', amount: 2500, payment_method: 'stripe' },
+      ],
+      [
+        '/api/v1/payments/create-training-payment',
+        { plan_name: 'professional', plan_price: 19.99, plan_credits: 8 },
+        '/api/v1/payments/confirm-plan-subscription',
+        {},
+      ],
+    ] as const;
+    for (const [create, createBody, confirm, confirmBody] of cases) {
+      const intent = await createIntent(t, token, create, createBody);
+      const res = await post(token, confirm, {
+        payment_intent_id: intent.payment_intent_id,
+        ...confirmBody,
+      });
+      expect(res.status, `${confirm}: ${JSON.stringify(res.body)}`).toBe(200);
+      const paid = await t.c.db
+        .selectFrom('test_payment_intents')
+        .select('status')
+        .where('id', '=', intent.payment_intent_id)
+        .executeTakeFirstOrThrow();
+      expect(paid.status).toBe('succeeded');
+    }
+    expect(await profileOf(t, token)).toMatchObject({
+      credits_balance: 20 + 20 + 8,
+      plan_type: 'professional',
+    });
   });
 
   it("refuses another user's payment intent, for confirming and for paying", async () => {

@@ -124,15 +124,19 @@ describe('submitting tasks', () => {
     const cases: [string, object, string | RegExp][] = [
       [
         '/api/v1/queue/submit',
-        { task_type: 'generation', params: { prompt: 'x' } },
-        MESSAGES.idempotencyKeyRequired,
+        { task_type: 'generation', params: { prompt: 'x', idempotency_key: 'short' } },
+        /params\.idempotency_key/,
       ],
       [
         '/api/v1/queue/submit',
         { task_type: 'batch_generation', params: { template_ids: ['nope'] } },
         'params.template_ids.0: Unknown template',
       ],
-      ['/api/v1/queue/generation/start-queued', { prompt: 'x' }, MESSAGES.idempotencyKeyRequired],
+      [
+        '/api/v1/queue/generation/start-queued',
+        { prompt: 'x', idempotency_key: 'short' },
+        /idempotency_key/,
+      ],
       ['/api/v1/queue/submit', { task_type: 'painting', params: {} }, /task_type/],
       [
         '/api/v1/queue/submit',

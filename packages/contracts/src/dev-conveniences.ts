@@ -39,6 +39,13 @@ export const PRODUCTION_RATE_LIMITS = {
   REGISTER_MAX_PER_IP: 20,
 } as const;
 
+/**
+ * The longest a Generate call waits for its images before answering 202 with the generation's
+ * id: under the spec client's 10 s timeout, so a client never times out and retries into a
+ * second generation. Longer waits are a test convenience.
+ */
+export const PRODUCTION_GENERATION_WAIT_MS = 8_000;
+
 export const ALLOW_TEST_PAYMENTS_SETTING = 'ALLOW_TEST_PAYMENTS_IN_PRODUCTION';
 
 const isTrue = (value: unknown) => value === true || value === 'true' || value === '1';
@@ -70,6 +77,12 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     isOn: (s) => isTrue(s.TEST_CLOCK),
   },
   {
+    setting: 'CONFIRM_PAYS_WITH_TEST_CARD=true',
+    why: "lets a payment confirm call pay an unpaid test intent with the success test card, so nobody enters a card; unset it (production's default is off)",
+    apps: ['api'],
+    isOn: (s) => isTrue(s.CONFIRM_PAYS_WITH_TEST_CARD),
+  },
+  {
     setting: 'STRIPE_API_BASE',
     why: 'points the Stripe SDK at another server (a test stand-in); unset it',
     apps: ['api'],
@@ -80,6 +93,14 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     why: "makes the studio engine's quality check fail the listed images of every set, so sets come back short and free; unset it",
     apps: ['worker'],
     isOn: (s) => typeof s.ENGINE_FLAG_IMAGES === 'string' && s.ENGINE_FLAG_IMAGES.trim() !== '',
+  },
+  {
+    setting: `GENERATION_WAIT_MS above ${PRODUCTION_GENERATION_WAIT_MS}`,
+    why: "a Generate call would outlast the spec client's 10 s timeout, which then gives up on an answer the server still sends; unset it",
+    apps: ['api'],
+    isOn: (s) =>
+      s.GENERATION_WAIT_MS !== undefined &&
+      Number(s.GENERATION_WAIT_MS) > PRODUCTION_GENERATION_WAIT_MS,
   },
   ...Object.entries(PRODUCTION_RATE_LIMITS).map(([name, limit]): DevConvenience => ({
     setting: `${name} above ${limit}`,

@@ -14,10 +14,13 @@ import {
  * `batch_generation` of several templates), reserves its credits in the ledger in the same
  * transaction, and answers once the images are there or the wait runs out.
  *
- * Idempotency: every Generate carries a key, in the `Idempotency-Key` header (preferred) or the
- * body field `idempotency_key` (for form posts): 8-128 characters of letters, digits and `-_.:`.
- * A repeat with a key already used by this user answers that generation again and reserves
- * nothing more, whatever else it sends. A fresh key per click (a UUID) is the client's job.
+ * Idempotency, as Stripe does it: a Generate may carry a key, in the `Idempotency-Key` header or
+ * the body field `idempotency_key` (for form posts): 8-128 characters of letters, digits and
+ * `-_.:`. A repeat with a key this user already used, with the same request, answers that
+ * generation again and reserves nothing more; the same key with a different request is refused
+ * (422 `idempotency_key_reused`). Keys are per user and kept with their generation, which stays
+ * until the user deletes its model or the account (so at least 24 hours otherwise). Without a key each call is a new generation; the web app sends a fresh key per
+ * click (a UUID) so that a retry is never charged twice.
  *
  * Waiting: the calls whose answer the spec reads `images` from (generate-trained,
  * inference/generate, and the others alike) wait up to the server's GENERATION_WAIT_MS for the

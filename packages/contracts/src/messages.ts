@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   invalid_refresh_token: 401,
   payment_failed: 402,
+  payment_required: 402,
   insufficient_credits: 402,
   forbidden: 403,
   not_found: 404,
@@ -23,6 +24,7 @@ export const ERROR_STATUS = {
   upgrade_required: 426,
   unsupported_media_type: 415,
   validation_error: 422,
+  idempotency_key_reused: 422,
   invalid_reset_token: 400,
   rate_limited: 429,
   internal_error: 500,
@@ -90,6 +92,9 @@ export const MESSAGES = {
   insufficientCredits: 'Insufficient credits. Complete training first to get credits.',
   cardDeclined: 'Your card was declined.',
   paymentNotCompleted: 'This payment has not been completed yet.',
+  paymentNotPaid:
+    'This payment has not been paid: the card form (Stripe.js) pays it, then confirm it.',
+  paymentCanceled: 'This payment was cancelled: start a new one.',
   invalidWebhookSignature: 'Invalid webhook signature',
   // Upgrades, resumed intents, billing history and receipts
   paymentIntentLoadFailed: 'Failed to get payment intent',
@@ -175,8 +180,8 @@ export const MESSAGES = {
   templateNotFound: 'This style template does not exist.',
   styleNotFound: 'Unknown style: choose one of the styles listed.',
   squareImagesOnly: 'width and height must be equal: headshots are square.',
-  idempotencyKeyRequired:
-    'Send an Idempotency-Key header (or an idempotency_key field) with each Generate, so a repeated click is never charged twice.',
+  idempotencyKeyReused:
+    'This Idempotency-Key was already used with a different request: send a new key for a new generation.',
   imageDeleted: 'Image deleted',
   retrainToGenerate:
     'This model was trained before generation existed: retrain it to generate headshots.',

@@ -385,6 +385,8 @@ export interface GenerationsTable {
   size: Generated<number>;
   seed: number;
   idempotency_key: string | null;
+  /** With a key: what the request asked for, so a key reused for another request is refused. */
+  request_fingerprint: string | null;
   /** The generation order that paid for it (then it reserves no credits); one per payment. */
   payment_id: string | null;
   /** Without a personal model: the checked photo it restyles. */

@@ -47,7 +47,7 @@ export function createWorkArea(
   shared: Omit<Connections, 'scheduled'> & {
     usersRepo: UsersRepository;
     generationsRepo: GenerationsRepository;
-    orders: Pick<GenerationOrdersService, 'generationOrder'>;
+    orders: Pick<GenerationOrdersService, 'generationOrder' | 'unusedGenerationOrder'>;
   },
 ): { work: WorkArea; jobQueue: JobQueueRepository } {
   const { db, redis, logger, storage, bullPrefix, usersRepo, generationsRepo } = shared;

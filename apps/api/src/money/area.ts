@@ -112,6 +112,10 @@ export function createMoneyArea(
     provider,
     upgrades,
     renewals,
+    payWithTestCard:
+      testPaymentProvider && env.CONFIRM_PAYS_WITH_TEST_CARD
+        ? (intentId) => testPaymentProvider.payWithSuccessCard(intentId)
+        : undefined,
     logger,
   });
   const generationOrders = new GenerationOrdersService({

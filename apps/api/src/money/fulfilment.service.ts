@@ -84,6 +84,25 @@ export interface ConfirmOutcome {
 }
 
 /**
+ * Why a confirm cannot apply an intent that has not succeeded: still processing at the bank is
+ * worth asking again (409 with Retry-After); anything else needs the card step (402).
+ */
+export function unpaidIntentRefusal(status: string): void {
+  if (status === 'succeeded') return;
+  if (status === 'processing')
+    throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted, {
+      'Retry-After': String(PAYMENT_PROCESSING_RETRY_S),
+    });
+  throw new AppError(
+    'payment_required',
+    status === 'canceled' ? MESSAGES.paymentCanceled : MESSAGES.paymentNotPaid,
+  );
+}
+
+/** How soon a confirm of a payment the bank is still processing is worth asking again. */
+const PAYMENT_PROCESSING_RETRY_S = 2;
+
+/**
  * Fulfilment: the one place purchases take effect, whoever reports the payment (the page's
  * confirm call, a webhook, reconciliation), once per payment; and the refund of a payment that
  * can no longer apply.
@@ -99,6 +118,11 @@ export class FulfilmentService {
       upgrades: Pick<UpgradesService, 'applyProrated'>;
       /** Billing periods: a new subscription's first period; renewal payments are its. */
       renewals: RenewalsService;
+      /**
+       * Test mode's convenience (CONFIRM_PAYS_WITH_TEST_CARD): a confirm of an intent no card
+       * step paid pays it with the success test card, as the spec's simulated card form does.
+       */
+      payWithTestCard?: (intentId: string) => Promise<ProviderIntent>;
       logger: Logger;
     },
   ) {}
@@ -134,9 +158,11 @@ export class FulfilmentService {
       );
     }
     if (!payment.fulfilled_at && payment.status !== 'refunded') {
-      const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
-      if (!intent || intent.status !== 'succeeded')
-        throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted);
+      let intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
+      if (intent?.status === 'requires_payment_method' && this.deps.payWithTestCard)
+        intent = await this.deps.payWithTestCard(intent.id);
+      if (!intent) throw new AppError('payment_not_found', MESSAGES.confirmFailed);
+      unpaidIntentRefusal(intent.status);
       await this.fulfil(payment, intent);
     }
     // A plan payment refunded as stale; a generation order's refund is told by its generation.

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@studioshot/contracts';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { FulfilmentService } from './fulfilment.service.js';
+import { unpaidIntentRefusal, type FulfilmentService } from './fulfilment.service.js';
 import type { PaymentProvider } from './payment-providers/provider.js';
 import type { Payment, PaymentsRepository } from './payments.repository.js';
 
@@ -33,11 +33,28 @@ export class GenerationOrdersService {
       throw new AppError('conflict', MESSAGES.paymentNotForGeneration);
     if (!payment.fulfilled_at) {
       const intent = await this.deps.provider.retrieveIntent(payment.provider_intent_id);
-      if (!intent || intent.status !== 'succeeded')
-        throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted);
+      if (!intent) throw new AppError('payment_not_found', MESSAGES.paymentNotFound);
+      unpaidIntentRefusal(intent.status);
       await this.deps.fulfilment.fulfil(payment, intent);
     }
     return payment;
+  }
+
+  /**
+   * The caller's paid generation order that no generation uses yet, for a post-payment Generate
+   * that names no `payment_intent` (the spec's page sends none); undefined when there is none.
+   */
+  async unusedGenerationOrder(userId: string): Promise<Payment | undefined> {
+    for (const payment of await this.deps.payments.unusedGenerationOrders(userId)) {
+      if (payment.status === 'succeeded') return payment;
+      try {
+        return await this.generationOrder(userId, payment.provider_intent_id);
+      } catch (error) {
+        // Not paid (yet): not an order to generate with.
+        if (!(error instanceof AppError && [402, 409].includes(error.status))) throw error;
+      }
+    }
+    return undefined;
   }
 
   /** Whether a generation that just ended left its order due back (the refund job then runs). */

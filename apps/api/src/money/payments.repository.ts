@@ -63,6 +63,34 @@ export class PaymentsRepository {
   }
 
   /**
+   * The user's generation orders that no generation uses yet: the paid ones (oldest first), then
+   * those still pending (newest first: a card step may have paid one before any confirm or
+   * webhook told us).
+   */
+  unusedGenerationOrders(userId: string, limit = 5): Promise<Payment[]> {
+    return this.db
+      .selectFrom('payments as p')
+      .selectAll('p')
+      .where('p.user_id', '=', userId)
+      .where('p.kind', '=', 'generation')
+      .where('p.status', 'in', ['succeeded', 'pending'])
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('generations as g')
+              .select(sql.lit(1).as('one'))
+              .whereRef('g.payment_id', '=', 'p.id'),
+          ),
+        ),
+      )
+      .orderBy(sql`p.status = 'succeeded'`, 'desc')
+      .orderBy(sql`CASE WHEN p.status = 'succeeded' THEN p.created_at END`, 'asc')
+      .orderBy('p.created_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
    * Claims a payment for fulfilment: only the first caller gets the row back; every later
    * caller (a second webhook delivery, a confirm call racing it) gets undefined.
    */

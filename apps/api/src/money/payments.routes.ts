@@ -75,8 +75,8 @@ const CONFIRM = {
   tag: 'payments',
   auth: 'required',
   description:
-    "Applies the purchase once, however many times it is confirmed (and whatever order the webhook comes in). Another user's payment is answered like a missing one.",
-  errors: [400, 404, 409],
+    "Applies the purchase once, however many times it is confirmed (and whatever order the webhook comes in). Another user's payment is answered like a missing one. An intent the card step has not paid answers 402 with the reason; one the bank is still processing 409 with Retry-After. In test mode (CONFIRM_PAYS_WITH_TEST_CARD, on by default outside production and refused in production) the confirm pays an unpaid intent with Stripe's success test card first, as the spec's simulated card form does.",
+  errors: [400, 402, 404, 409],
 } as const satisfies Omit<RouteSpec, 'path' | 'summary' | 'responses'>;
 
 /** Stripe posts raw JSON whose exact bytes are signed: mounted before the JSON parser. */

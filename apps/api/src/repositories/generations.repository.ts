@@ -53,7 +53,10 @@ export interface NewGeneration {
   size: number;
   seed: number;
   credits: number;
-  idempotencyKey: string;
+  /** The client's key (or the paying order's); null: a new generation every time. */
+  idempotencyKey: string | null;
+  /** What the request asked for, kept with its key: the same key for another request is refused. */
+  requestFingerprint: string | null;
   /** Recorded on the task (the request's engine settings: steps, guidance...). */
   params: Record<string, unknown>;
   message: string;
@@ -61,8 +64,8 @@ export interface NewGeneration {
 
 export type CreateGenerationOutcome =
   | { outcome: 'created'; id: string }
-  /** The key was used before by this user: that generation, nothing reserved. */
-  | { outcome: 'existing'; id: string }
+  /** The key was used before by this user: that generation (and its request), nothing reserved. */
+  | { outcome: 'existing'; id: string; requestFingerprint: string | null }
   | { outcome: 'insufficient' };
 
 class InsufficientCredits extends Error {}
@@ -128,8 +131,15 @@ export class GenerationsRepository {
    * makes the second insert wait for the first to commit, then fail.
    */
   async create(input: NewGeneration): Promise<CreateGenerationOutcome> {
-    const existing = await this.findByIdempotencyKey(input.userId, input.idempotencyKey);
-    if (existing) return { outcome: 'existing', id: existing.id };
+    const existing = input.idempotencyKey
+      ? await this.findByIdempotencyKey(input.userId, input.idempotencyKey)
+      : undefined;
+    if (existing)
+      return {
+        outcome: 'existing',
+        id: existing.id,
+        requestFingerprint: existing.request_fingerprint,
+      };
     const id = randomUUID();
     try {
       await this.db.transaction().execute(async (trx) => {
@@ -158,6 +168,7 @@ export class GenerationsRepository {
             size: input.size,
             seed: input.seed,
             idempotency_key: input.idempotencyKey,
+            request_fingerprint: input.requestFingerprint,
             payment_id: input.paymentId,
             source_photo_id: input.sourcePhotoId,
           })
@@ -174,13 +185,14 @@ export class GenerationsRepository {
       return { outcome: 'created', id };
     } catch (error) {
       if (error instanceof InsufficientCredits) return { outcome: 'insufficient' };
-      const first = isUniqueViolation(error, 'generations_idempotency_key')
-        ? await this.findByIdempotencyKey(input.userId, input.idempotencyKey)
-        : input.paymentId && isUniqueViolation(error, 'generations_payment_id_key')
-          ? await this.findByPayment(input.paymentId)
-          : undefined;
+      const first =
+        input.idempotencyKey && isUniqueViolation(error, 'generations_idempotency_key')
+          ? await this.findByIdempotencyKey(input.userId, input.idempotencyKey)
+          : input.paymentId && isUniqueViolation(error, 'generations_payment_id_key')
+            ? await this.findByPayment(input.paymentId)
+            : undefined;
       if (!first) throw error;
-      return { outcome: 'existing', id: first.id };
+      return { outcome: 'existing', id: first.id, requestFingerprint: first.request_fingerprint };
     }
   }
 

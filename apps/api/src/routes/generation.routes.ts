@@ -64,7 +64,7 @@ const GENERATE = {
   tag: 'generation',
   auth: 'required',
   description:
-    'Reserves the credits and waits for the images (200), or answers 202 with the generation id and status when the wait runs out (follow it on /ws or GET /api/v1/queue/status/{id}); 502 when it failed (the credits come back). Needs an Idempotency-Key header (or the idempotency_key field): a repeat answers the first generation and reserves nothing more.',
+    "Reserves the credits and waits for the images (200), or answers 202 with the generation id and status when the wait runs out, always within the spec client's 10 s timeout (follow it on /ws or GET /api/v1/queue/status/{id}); 502 when it failed (the credits come back). Idempotency as Stripe does it: with an Idempotency-Key header (or the idempotency_key field) a repeat of the same request answers the first generation and reserves nothing more, and the same key with a different request answers 422 `idempotency_key_reused`; keys are per user and kept with their generation (at least 24 hours unless its model or the account is deleted). Without a key each call is a new generation.",
   headers: z.object({
     [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKeySchema.optional().describe(
       'A fresh key per generation (or the idempotency_key field)',
@@ -135,9 +135,13 @@ export function generationRoutes(
       ),
   );
 
-  for (const [path, summary] of [
-    ['/api/v1/inference/generate', 'Generate (legacy and premium pages)'],
-    ['/inference/generate', 'Generate (post-payment page: `payment_intent` pays for it)'],
+  for (const [path, summary, paidByOrder] of [
+    ['/api/v1/inference/generate', 'Generate (legacy and premium pages)', false],
+    [
+      '/inference/generate',
+      "Generate (post-payment page): the $29 order pays for it, the one `payment_intent` names or else the user's paid order that no generation uses yet; with neither, credits pay as on the other calls",
+      true,
+    ],
   ] as const) {
     api.route(
       { ...GENERATE, path, summary, body: ZInferenceGenerateRequestSchema },
@@ -149,6 +153,7 @@ export function generationRoutes(
             style: body.style,
             size: squareSide(body.width, body.height),
             paymentIntentId: body.payment_intent,
+            paidByOrder,
           }),
         ),
     );

@@ -26,7 +26,7 @@ import {
   type Template,
   type TemplateCategory,
 } from '@studioshot/templates';
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type {
@@ -70,6 +70,40 @@ export interface GenerationRequest {
   idempotencyKey?: string;
   /** The post-payment page's $29 order: it pays for this generation, one per payment. */
   paymentIntentId?: string;
+  /**
+   * The post-payment call: the order `paymentIntentId` names pays for it, or else the user's
+   * paid order that no generation uses yet; with neither, credits do as on the other calls.
+   */
+  paidByOrder?: boolean;
+}
+
+/**
+ * What a request asks for, the key and the payment aside: a key used again with another
+ * fingerprint is another request, refused rather than answered with the first generation.
+ */
+export function requestFingerprint(request: GenerationRequest): string {
+  const { idempotencyKey: _key, paymentIntentId: _intent, ...asked } = request;
+  const canonical = (value: unknown): unknown =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== undefined)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([k, v]) => [k, canonical(v)]),
+        )
+      : Array.isArray(value)
+        ? value.map(canonical)
+        : value;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(asked)))
+    .digest('base64url');
+}
+
+/** The generation a key made, when the request is the one that made it (older rows: any). */
+function sameRequest(id: string, made: string | null, asked: string | null): string {
+  if (made !== null && made !== asked)
+    throw new AppError('idempotency_key_reused', MESSAGES.idempotencyKeyReused);
+  return id;
 }
 
 /** What a generation renders from: the personal model, or without one the best checked photo. */
@@ -92,7 +126,7 @@ export class GenerationService {
   constructor(
     private readonly deps: {
       generations: GenerationsRepository;
-      orders: Pick<GenerationOrdersService, 'generationOrder'>;
+      orders: Pick<GenerationOrdersService, 'generationOrder' | 'unusedGenerationOrder'>;
       /** The engine that restyles a photo when the user has no model (the API's ENGINE_KIND). */
       defaultEngine: EngineKind;
       tasks: TasksRepository;
@@ -127,25 +161,30 @@ export class GenerationService {
   }
 
   /**
-   * Checks, reserves and queues; answers the generation's id. A key this user already used
-   * answers that generation, before any check, and reserves nothing.
+   * Checks, reserves and queues; answers the generation's id. A key this user already used with
+   * the same request answers that generation, before any check, and reserves nothing; with
+   * another request it is refused. Without a key every call is a new generation.
    */
   async accept(userId: string, request: GenerationRequest): Promise<string> {
-    // A paid generation is keyed by its payment; any other by the client's key for the click.
+    // A paid generation is keyed by its payment; any other by the client's key, if it sent one.
     let paymentId: string | null = null;
-    let key = request.idempotencyKey;
-    if (request.paymentIntentId) {
-      const payment = await this.deps.orders.generationOrder(userId, request.paymentIntentId);
-      const bound = await this.deps.generations.findByPayment(payment.id);
+    let key = request.idempotencyKey ?? null;
+    const fingerprint = key ? requestFingerprint(request) : null;
+    const order = request.paymentIntentId
+      ? await this.deps.orders.generationOrder(userId, request.paymentIntentId)
+      : request.paidByOrder
+        ? await this.deps.orders.unusedGenerationOrder(userId)
+        : undefined;
+    if (order) {
+      const bound = await this.deps.generations.findByPayment(order.id);
       if (bound) return bound.id;
       // Refunded before it made anything (the money-back guarantee): it buys nothing now.
-      if (payment.status === 'refunded') throw new AppError('conflict', MESSAGES.paymentRefunded);
-      paymentId = payment.id;
-      key = `order:${payment.id}`;
-    } else {
-      if (!key) throw new AppError('validation_error', MESSAGES.idempotencyKeyRequired);
+      if (order.status === 'refunded') throw new AppError('conflict', MESSAGES.paymentRefunded);
+      paymentId = order.id;
+      key = `order:${order.id}`;
+    } else if (key) {
       const seen = await this.deps.generations.findByIdempotencyKey(userId, key);
-      if (seen) return seen.id;
+      if (seen) return sameRequest(seen.id, seen.request_fingerprint, fingerprint);
     }
 
     const user = await this.deps.generations.userForGeneration(userId);
@@ -178,12 +217,16 @@ export class GenerationService {
       // The order pays for a paid generation; any other reserves a credit per template.
       credits: paymentId ? 0 : items.length * CREDITS_PER_GENERATION,
       idempotencyKey: key,
+      requestFingerprint: paymentId ? null : fingerprint,
       params: request.params ?? {},
       message: QUEUED_MESSAGE,
     });
     if (outcome.outcome === 'insufficient')
       throw new AppError('insufficient_credits', MESSAGES.insufficientCredits);
-    if (outcome.outcome === 'existing') return outcome.id;
+    if (outcome.outcome === 'existing')
+      return paymentId
+        ? outcome.id
+        : sameRequest(outcome.id, outcome.requestFingerprint, fingerprint);
     try {
       await this.deps.jobs.enqueueGeneration(outcome.id, taskType, priority, source.engineKind);
     } catch (error) {

@@ -17,6 +17,7 @@ import * as renewalPayUrl from './20261126002600-renewal-pay-url.js';
 import * as billingAnchor from './20261126003100-billing-anchor.js';
 import * as generationOrderRefundDue from './20261127180000-generation-order-refund-due.js';
 import * as refundRequests from './20261127220000-refund-requests.js';
+import * as generationRequestFingerprint from './20261127230000-generation-request-fingerprint.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '20261126003100-billing-anchor': billingAnchor,
   '20261127180000-generation-order-refund-due': generationOrderRefundDue,
   '20261127220000-refund-requests': refundRequests,
+  '20261127230000-generation-request-fingerprint': generationRequestFingerprint,
 };

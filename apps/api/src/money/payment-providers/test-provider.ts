@@ -14,9 +14,12 @@ import type {
 } from './provider.js';
 import { RefundRefused } from './provider.js';
 
+/** Stripe's test card that always succeeds. */
+const SUCCESS_TEST_CARD = '4242424242424242';
+
 /** Stripe's test cards we honour, with the outcome Stripe gives them. */
 const TEST_CARDS: Record<string, { ok: true } | { ok: false; message: string }> = {
-  '4242424242424242': { ok: true },
+  [SUCCESS_TEST_CARD]: { ok: true },
   '4000056655665556': { ok: true },
   '5555555555554444': { ok: true },
   // American Express: 15 digits and a 4-digit CID.
@@ -178,6 +181,26 @@ export class TestPaymentProvider implements PaymentProvider {
     const userId = intent.metadata.user_id;
     if (userId) await this.saveCard(userId, number, card.expiry, null);
     return toIntent(updated);
+  }
+
+  /**
+   * Pays an intent with Stripe's success test card, as the spec's simulated card form does: what
+   * the confirm calls do in test mode (CONFIRM_PAYS_WITH_TEST_CARD) when no card step paid yet.
+   */
+  async payWithSuccessCard(intentId: string, now = new Date()): Promise<ProviderIntent> {
+    const intent = await this.db
+      .selectFrom('test_payment_intents')
+      .select('client_secret')
+      .where('id', '=', intentId)
+      .executeTakeFirst();
+    if (!intent) throw new AppError('payment_not_found', 'Payment not found');
+    const nextYear = String((now.getUTCFullYear() + 1) % 100).padStart(2, '0');
+    return this.confirmCard(intentId, intent.client_secret, {
+      number: SUCCESS_TEST_CARD,
+      expiry: `12/${nextYear}`,
+      cvc: '123',
+      name: 'Test Mode',
+    });
   }
 
   /**
