@@ -64,7 +64,11 @@ describe('loadEnv', () => {
       GPU_HOURLY_RATE: 2.49,
       ALWAYS_ON_MONTHLY_COST: 1130,
       GENERATION_WAIT_MS: 8_000,
+      UPLOAD_CHECKS_WAIT_MS: 8_000,
     });
+    expect(() => loadEnv({ ...valid, UPLOAD_CHECKS_WAIT_MS: '10000' })).toThrow(
+      /UPLOAD_CHECKS_WAIT_MS/,
+    );
     expect(loadEnv({ ...valid, GENERATION_WAIT_MS: '0' }).GENERATION_WAIT_MS).toBe(0);
     expect(() => loadEnv({ ...valid, GENERATION_WAIT_MS: '-1' })).toThrow(/GENERATION_WAIT_MS/);
     expect(() => loadEnv({ ...valid, GENERATION_WAIT_MS: '999999999' })).toThrow(

@@ -190,6 +190,11 @@ export const ZEnvSchema = z
       .min(0)
       .max(10 * 60_000)
       .default(PRODUCTION_GENERATION_WAIT_MS),
+    /**
+     * How long completing an upload session waits for its photos' checks before answering 409
+     * with Retry-After: at most 9 s, inside the spec client's 10 s timeout.
+     */
+    UPLOAD_CHECKS_WAIT_MS: z.coerce.number().int().min(0).max(9_000).default(8_000),
     /** Runs of a generation job before it fails for good. */
     GENERATION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     /**

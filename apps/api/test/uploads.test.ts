@@ -1,5 +1,6 @@
 import {
   MESSAGES,
+  QUEUES,
   ZCreateUploadSessionResponseSchema,
   ZUploadedPhotoSchema,
   ZUploadSessionStatusSchema,
@@ -7,6 +8,7 @@ import {
 import { readdir, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'bullmq';
 import sharp from 'sharp';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -424,9 +426,11 @@ describe('completing a session', () => {
     const token = user.tokens.access_token;
     const session = await newSession(token);
     for (let i = 0; i < 11; i += 1) await upload(token, session, await photo()).expect(201);
+    // No worker checks them here: the call waits its time, then says when to ask again.
     const pending = await t.request.post(`/api/v1/upload/complete/${session}`).set(bearer(token));
     expect(pending.status).toBe(409);
     expect(pending.body.detail).toBe(MESSAGES.checksStillRunning);
+    expect(pending.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
 
     // Verdicts as the worker writes them: 9 usable, 2 not.
     const photos = await t.c.db
@@ -466,6 +470,46 @@ describe('completing a session', () => {
     expect(
       (await t.request.get(`/api/v1/upload/sessions/${session}`).set(bearer(token))).body.status,
     ).toBe('completed');
+  });
+
+  it('waits for the checks still running, then completes (the spec client calls it at once)', async () => {
+    const user = await trainingUser();
+    const token = user.tokens.access_token;
+    const session = await newSession(token);
+    for (let i = 0; i < 10; i += 1) await upload(token, session, await photo()).expect(201);
+    const answer = t.request
+      .post(`/api/v1/upload/complete/${session}`)
+      .set(bearer(token))
+      .then((res) => res);
+    // The worker's part, started once the call is on its way: each check writes its verdict.
+    const worker = new Worker(
+      QUEUES.photoChecks,
+      async (job) => {
+        const { photo_id } = job.data as { photo_id?: string };
+        if (!photo_id) return;
+        await t.c.db
+          .updateTable('photos')
+          .set({
+            check_status: 'done',
+            usable: true,
+            checks: JSON.stringify({ usable: true, checks: [], advice: [] }),
+          })
+          .where('id', '=', photo_id)
+          .where('session_id', '=', session)
+          .execute();
+      },
+      {
+        connection: { ...t.c.redis.options, maxRetriesPerRequest: null },
+        prefix: `${t.c.env.REDIS_PREFIX}bull`,
+      },
+    );
+    try {
+      const res = await answer;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ uploaded_files: 10, usable_files: 10 });
+    } finally {
+      await worker.close();
+    }
   });
 
   it('lists the user models (none yet)', async () => {

@@ -61,6 +61,7 @@ export function createWorkArea(
     pipeline: new PhotoProcessingService(),
     store: storage,
     imageTokens,
+    checksWaitMs: env.UPLOAD_CHECKS_WAIT_MS,
     logger,
   });
   const trainingRepo = new TrainingRepository(db);

@@ -15,7 +15,7 @@ import {
   type TaskPriority,
   type TaskType,
 } from '@studioshot/contracts';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 /** What a task queue holds right now, from BullMQ's own counters. */
@@ -35,6 +35,8 @@ export type WaitingJobRemoval = 'removed' | 'locked' | 'missing';
 /** The producer side of the background jobs: payloads are validated before they leave. */
 export class JobQueueRepository {
   private readonly photoChecks: Queue;
+  /** The photo checks' completions, opened on the first wait for one. */
+  private photoCheckEvents: Promise<QueueEvents> | undefined;
   /** Task queues by name, opened on first use. */
   private readonly taskQueues = new Map<string, Queue>();
 
@@ -94,6 +96,36 @@ export class JobQueueRepository {
   async photoCheckJob(photoId: string): Promise<{ data: unknown; state: string } | undefined> {
     const job = await this.photoChecks.getJob(`photo-${photoId}`);
     return job ? { data: job.data as unknown, state: await job.getState() } : undefined;
+  }
+
+  /**
+   * Waits up to `ms` for the checks of these photos to finish (each photo's job completing or
+   * failing for good, or one of its attempts failing); the photos' rows then say the outcome.
+   */
+  async photoChecksSettled(photoIds: readonly string[], ms: number): Promise<void> {
+    if (photoIds.length === 0 || ms <= 0) return;
+    const events = await this.checkEvents();
+    const jobs = await Promise.all(photoIds.map((id) => this.photoChecks.getJob(`photo-${id}`)));
+    await Promise.all(
+      jobs.map((job) =>
+        // A rejection is a timeout or a failed attempt: the caller reads the rows either way.
+        job?.waitUntilFinished(events, ms).catch(() => undefined),
+      ),
+    );
+  }
+
+  private checkEvents(): Promise<QueueEvents> {
+    this.photoCheckEvents ??= (async () => {
+      const events = new QueueEvents(QUEUES.photoChecks, {
+        connection: { ...this.connection.options, maxRetriesPerRequest: null },
+        prefix: this.prefix,
+      });
+      // A lost connection reconnects by itself; a wait meanwhile runs out and says so.
+      events.on('error', () => undefined);
+      await events.waitUntilReady();
+      return events;
+    })();
+    return this.photoCheckEvents;
   }
 
   /**
@@ -268,6 +300,9 @@ export class JobQueueRepository {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.photoChecks, ...this.taskQueues.values()].map((q) => q.close()));
+    const events = await this.photoCheckEvents?.catch(() => undefined);
+    await Promise.all(
+      [this.photoChecks, events, ...this.taskQueues.values()].map((q) => q?.close()),
+    );
   }
 }

@@ -163,6 +163,8 @@ export function uploadRoutes(
       method: 'post',
       path: '/api/v1/upload/complete/:id',
       summary: 'Close the set for training: every check done, at least 10 usable photos',
+      description:
+        "Waits for photo checks still running, up to UPLOAD_CHECKS_WAIT_MS (8 s, inside the spec client's 10 s timeout); if some still are, 409 with Retry-After (seconds).",
       tag: 'upload',
       auth: 'required',
       params: idParams,

@@ -33,6 +33,9 @@ export interface PhotoPipeline {
   process(uploadedPath: string): Promise<ProcessedPhoto>;
 }
 
+/** When a completion that found checks still running is worth trying again. */
+const CHECKS_RETRY_AFTER_S = 5;
+
 export class UploadsService {
   constructor(
     private readonly deps: {
@@ -42,6 +45,8 @@ export class UploadsService {
       pipeline: PhotoPipeline;
       store: Storage;
       imageTokens: ImageTokens;
+      /** How long completing a session waits for its photos' checks before answering 409. */
+      checksWaitMs: number;
       logger: Logger;
     },
   ) {}
@@ -168,15 +173,26 @@ export class UploadsService {
    * Closes the set for training: every check done, and at least 10 usable photos. Counted and
    * closed under the session's lock, so photos deleted meanwhile cannot leave fewer.
    */
+  /**
+   * Completes the session once every photo's check is done: waits for checks still running (up
+   * to `checksWaitMs`, inside the spec client's 10 s timeout), then answers 409 with Retry-After
+   * if some still are.
+   */
   async complete(userId: string, sessionId: string) {
     await this.openSessionFor(userId, sessionId);
+    const pending = (await this.deps.uploads.listPhotos(sessionId))
+      .filter((p) => p.check_status === 'pending')
+      .map((p) => p.id);
+    await this.deps.jobs.photoChecksSettled(pending, this.deps.checksWaitMs);
     const { photos } = await this.deps.uploads.completeSession(sessionId, (locked, photos) => {
       if (locked.status !== 'uploading')
         throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
       if (locked.expires_at.getTime() <= Date.now())
         throw new AppError('gone', MESSAGES.sessionExpired);
       if (photos.some((p) => p.check_status === 'pending'))
-        throw new AppError('conflict', MESSAGES.checksStillRunning);
+        throw new AppError('conflict', MESSAGES.checksStillRunning, {
+          'Retry-After': String(CHECKS_RETRY_AFTER_S),
+        });
       const usable = photos.filter((p) => p.usable === true).length;
       if (usable < MIN_PHOTOS) {
         throw new AppError(
