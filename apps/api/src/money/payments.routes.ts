@@ -139,6 +139,8 @@ export function paymentsRoutes(
       ...CREATE,
       path: '/api/v1/payments/create-credit-payment',
       summary: 'A PaymentIntent for a credit pack',
+      description:
+        "Differs from the contract: the pricing page's packs (`credits_10`, `credits_25`, `credits_50`) answer 409 with the Coming Soon message, because that page marks them Coming Soon; the credits page's packages are for sale here.",
       body: ZCreateCreditPaymentRequestSchema,
     },
     ({ userId, body, headers }) =>
@@ -251,6 +253,8 @@ export function paymentsRoutes(
       ...CREATE,
       path: '/api/v1/users/create-payment-intent',
       summary: 'A PaymentIntent for the post-payment page: one generation',
+      description:
+        'Differs from the contract: it requires sign-in (the contract sends it without authentication), because the $29 order is bound to the account that pays for and receives the generation.',
       body: ZCreateGenerationPaymentRequestSchema,
     },
     ({ userId, headers }) => checkout.createGenerationPayment(userId, requestKey(headers)),

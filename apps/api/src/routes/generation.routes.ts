@@ -64,7 +64,7 @@ const GENERATE = {
   tag: 'generation',
   auth: 'required',
   description:
-    "Reserves the credits and waits for the images (200), or answers 202 with the generation id and status when the wait runs out, always within the spec client's 10 s timeout (follow it on /ws or GET /api/v1/queue/status/{id}); 502 when it failed (the credits come back). Idempotency as Stripe does it: with an Idempotency-Key header (or the idempotency_key field) a repeat of the same request answers the first generation and reserves nothing more, and the same key with a different request answers 422 `idempotency_key_reused`; keys are per user and kept with their generation (at least 24 hours unless its model or the account is deleted). Without a key each call is a new generation.",
+    "Reserves the credits and waits for the images (200), or answers 202 with the generation id and status when the wait runs out, always within the spec client's 10 s timeout (follow it on /ws or GET /api/v1/queue/status/{id}); 502 when it failed (the credits come back). Idempotency as Stripe does it: with an Idempotency-Key header (or the idempotency_key field) a repeat of the same request answers the first generation and reserves nothing more, and the same key with a different request answers 422 `idempotency_key_reused`; keys are per user and kept with their generation (at least 24 hours unless its model or the account is deleted). Without a key each call is a new generation. Differs from the contract, which sends no key: the key is optional, so its requests work as written.",
   headers: z.object({
     [IDEMPOTENCY_KEY_HEADER]: ZIdempotencyKeySchema.optional().describe(
       'A fresh key per generation (or the idempotency_key field)',
@@ -139,7 +139,7 @@ export function generationRoutes(
     ['/api/v1/inference/generate', 'Generate (legacy and premium pages)', false],
     [
       '/inference/generate',
-      "Generate (post-payment page): the $29 order pays for it, the one `payment_intent` names or else the user's paid order that no generation uses yet; with neither, credits pay as on the other calls",
+      "Generate (post-payment page): the $29 order pays for it, the one `payment_intent` names or else the user's paid order that no generation uses yet; with neither, credits pay as on the other calls. Differs from the contract: the optional `payment_intent` field",
       true,
     ],
   ] as const) {
