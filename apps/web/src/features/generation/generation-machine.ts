@@ -6,7 +6,7 @@ import type { GenerationResult } from './generation-api';
 /**
  * One generation, end to end, as a pure state machine (the hook in use-generation.ts drives it):
  *
- *   idle -> submitting (the Generate call is in flight; the server waits up to a minute)
+ *   idle -> submitting (the Generate call is in flight; the server waits up to 8 s)
  *        -> done                (200: the images)
  *        -> running             (202: queued or running; followed over /ws or the task poll)
  *             -> collecting     (the task ended: the same call again, same key, for the outcome)
