@@ -8,6 +8,7 @@ import {
 import { endTask, TASK_EFFECTS } from '@studioshot/db';
 import { CREDIT_LIST_PRICE_CENTS } from '@studioshot/pricing';
 import { STYLES, templateById, templatePrompt } from '@studioshot/templates';
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageTokens } from '../src/services/image-tokens.js';
@@ -292,6 +293,15 @@ describe('idempotency', () => {
       ledger: 2,
     });
     expect((await generationRow(t, ids[0]!)).idempotency_key).toBe(key);
+    // Keys are kept at least 24 hours: a day and an hour later the key still finds it.
+    await t.c.db
+      .updateTable('generations')
+      .set({ created_at: sql`now() - interval '25 hours'` })
+      .where('id', '=', ids[0]!)
+      .execute();
+    const nextDay = await generate(t, user, TRAINED, { model_id: modelId }, key);
+    expect(ZGenerationResultSchema.parse(nextDay.body).id).toBe(ids[0]);
+    expect(await balance(t, user.id)).toBe(4);
   });
 
   it('the same key with a different request is refused (422), changing nothing', async () => {
