@@ -599,7 +599,16 @@ describe('the other Generate calls', () => {
       .set(bearer(user.token))
       .set('Idempotency-Key', randomUUID())
       .field('template_used', 'prof_99');
-    expect([unknown.status, unknown.body.detail]).toEqual([422, MESSAGES.templateNotFound]);
+    expect([unknown.status, unknown.body.detail]).toEqual([404, MESSAGES.templateNotFound]);
+    // A variant the template does not have is as unknown (schemathesis' rule: a schema-valid
+    // request is never refused as malformed).
+    const noVariant = await t.request
+      .post('/models/generate-image')
+      .set(bearer(user.token))
+      .set('Idempotency-Key', randomUUID())
+      .field('template_used', 'prof_1')
+      .field('variant', '8');
+    expect([noVariant.status, noVariant.body.detail]).toEqual([404, MESSAGES.templateNotFound]);
   });
 
   it('/generation/flux-generate records the spec defaults and the seed', async () => {

@@ -432,7 +432,8 @@ export class GenerationService {
       request.templateIds.length > 0
         ? request.templateIds.map((id) => {
             const template = templateById(id);
-            if (!template) throw new AppError('validation_error', MESSAGES.templateNotFound);
+            // A well-formed id the catalogue lacks names nothing (404), like any unknown id.
+            if (!template) throw new AppError('not_found', MESSAGES.templateNotFound);
             return template;
           })
         : [styleTemplate(request.style, user.gender)];
@@ -440,8 +441,7 @@ export class GenerationService {
     const customAllowed = this.deps.debugPrompts === true || customPromptApplies(user);
     return templates.map((template) => {
       const variant = request.variant ?? 0;
-      if (!template.variants[variant])
-        throw new AppError('validation_error', MESSAGES.templateNotFound);
+      if (!template.variants[variant]) throw new AppError('not_found', MESSAGES.templateNotFound);
       return {
         template_id: template.id,
         variant,

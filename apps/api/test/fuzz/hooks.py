@@ -94,34 +94,51 @@ def stand_in_email() -> str:
     return _stand_in["email"]
 
 
-# The Generate calls need an idempotency key, in the Idempotency-Key header or the body's
-# `idempotency_key` field (the operations' descriptions say so); OpenAPI cannot say "one of a
-# header and a body field is required", so both are optional in the document. A real client
-# sends one, as these hooks do when the generated case has neither.
-NEEDS_IDEMPOTENCY_KEY = (
+# A real client sends a fresh idempotency key with each new Generate (the web app one per click).
+# Schemathesis would reuse one generated key with different bodies, which the API rightly refuses
+# (422 idempotency_key_reused), so every Generate case gets a key of its own, in the header and in
+# any body field that carries one.
+GENERATE_PATHS = (
     "/api/v1/generation/generate-trained",
     "/api/v1/inference/generate",
     "/inference/generate",
     "/generation/flux-generate",
     "/models/generate-image",
     "/api/v1/queue/generation/start-queued",
+    "/api/v1/queue/submit",
 )
 
 
-def _has_idempotency_key(case, kwargs) -> bool:
-    if "idempotency-key" in {name.lower() for name in (case.headers or {})}:
-        return True
-    for body in (kwargs.get("json"), kwargs.get("data"), case.body):
-        if isinstance(body, dict) and "idempotency_key" in body:
-            return True
-    return False
+def _fresh_keys(case, kwargs) -> None:
+    key = f"fuzz-{uuid.uuid4()}"
+    headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "idempotency-key"}
+    case.headers = {**headers, "Idempotency-Key": key}
+    if isinstance(kwargs.get("headers"), dict):
+        kwargs["headers"] = {
+            **{k: v for k, v in kwargs["headers"].items() if k.lower() != "idempotency-key"},
+            "Idempotency-Key": key,
+        }
+    for body in (kwargs.get("json"), kwargs.get("data")):
+        if not isinstance(body, dict):
+            continue
+        if "idempotency_key" in body:
+            body["idempotency_key"] = key
+        params = body.get("params")
+        if isinstance(params, dict) and "idempotency_key" in params:
+            params["idempotency_key"] = key
+    files = kwargs.get("files")
+    if isinstance(files, list):
+        kwargs["files"] = [
+            (name, (part[0], key, *part[2:]) if name == "idempotency_key" and isinstance(part, tuple) else part)
+            for name, part in files
+        ]
 
 
 @schemathesis.hook
 def before_call(context, case, kwargs):
     path = case.operation.path
-    if path in NEEDS_IDEMPOTENCY_KEY and not _has_idempotency_key(case, kwargs):
-        case.headers = {**(case.headers or {}), "Idempotency-Key": f"fuzz-{uuid.uuid4()}"}
+    if path in GENERATE_PATHS:
+        _fresh_keys(case, kwargs)
         return
     if not (path.endswith("/api/v1/auth/forgot-password") or path.endswith("/api/v1/auth/reset-password")):
         return
