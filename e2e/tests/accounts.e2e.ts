@@ -50,7 +50,7 @@ describe('accounts in the browser', () => {
     await screenshot(page, '02-auth-sign-in');
   });
 
-  it('signs up with validation, and lands on the dashboard welcome', async () => {
+  it('signs up with validation, continues to the page asked for before, and is welcomed on the dashboard', async () => {
     await page.getByRole('button', { name: 'Create one' }).click();
     const form = page.getByRole('form', { name: 'Create account' });
     await form.getByLabel('Full name').fill(account.name);
@@ -63,9 +63,12 @@ describe('accounts in the browser', () => {
 
     await form.getByLabel('Confirm password').fill(account.password);
     await form.getByRole('button', { name: 'Create Account' }).click();
-    await page.waitForURL((u) => u.pathname === '/dashboard');
-    await page.getByRole('heading', { name: `Welcome, ${account.name}` }).waitFor();
+    // The stored next page wins after sign-up: /upload, asked for above, which sends a new
+    // account without a plan on to /pricing.
+    await page.waitForURL((u) => u.pathname === '/pricing');
     expect(await page.evaluate(() => localStorage.getItem('authRedirect'))).toBeNull();
+    await page.goto(url('/dashboard'));
+    await page.getByRole('heading', { name: `Welcome, ${account.name}` }).waitFor();
     await screenshot(page, '04-dashboard-after-signup');
   });
 

@@ -152,7 +152,7 @@ describe('billing in the browser', () => {
       await plan.getByText('Starter plan and 4 credits').waitFor();
       await pageShots(page, 'billing-30-history');
 
-      await upgrade.getByRole('link', { name: /^Receipt SS-/ }).click();
+      await upgrade.getByRole('link', { name: /^View receipt SS-/ }).click();
       await page.waitForURL((u) => u.pathname.startsWith('/billing/receipts/'));
       const receipt = page.getByRole('article', { name: 'Receipt' });
       await receipt.getByText('Studioshot', { exact: true }).waitFor();
@@ -245,7 +245,7 @@ describe('billing in the browser', () => {
       await premium.getByText('$399.90').waitFor();
       await premium.getByText('$33.33/month billed yearly').waitFor();
       await premium.getByText('Two months free: save $79.98').waitFor();
-      await premium.getByText('16 headshots/month').waitFor();
+      await premium.getByText('16 credits (64 headshots) a month').waitFor();
       await pageShots(page, 'billing-50-pricing-annual');
 
       await premium.getByRole('button', { name: 'Subscribe Annually' }).click();
@@ -254,7 +254,7 @@ describe('billing in the browser', () => {
       const summary = page.getByRole('region', { name: 'Order summary' });
       await summary.getByText('Premium plan').waitFor();
       await summary.getByText('Annual subscription, renews yearly, cancel any time').waitFor();
-      await summary.getByText('16 headshot credits every month, all year').waitFor();
+      await summary.getByText('16 credits (64 headshots) every month, all year').waitFor();
       await summary.getByText('Custom prompts on the Generate page').waitFor();
       await pageShots(page, 'billing-51-payment-annual');
       await payByEnter(page, '$399.90');

@@ -92,8 +92,8 @@ describe('generating headshots in the browser', () => {
       await pageShot(page, '62-generate-trained-results');
       await mobileShot(page, '62-generate-trained-results-mobile');
 
-      // Save one: Chromium's save-file picker (stubbed) gets the JPEG.
-      await results.getByRole('button', { name: 'Save Headshot 1' }).click();
+      // Download one: Chromium's save-file picker (stubbed) gets the JPEG.
+      await results.getByRole('button', { name: 'Download Headshot 1' }).click();
       await page.getByText('Headshot saved.').waitFor();
       const saved = await savedFiles(page);
       expect(saved).toHaveLength(1);
@@ -101,7 +101,7 @@ describe('generating headshots in the browser', () => {
       expect(saved[0]!.name).toMatch(/^headshot-[0-9a-f]{8}-1\.jpg$/);
       expect(saved[0]!.size).toBeGreaterThan(10_000);
 
-      // Save All: four plain downloads, spaced apart.
+      // Download All: four plain downloads, spaced apart.
       const downloads: string[] = [];
       const allSaved = new Promise<void>((resolve) => {
         page.on('download', (download) => {
@@ -109,7 +109,7 @@ describe('generating headshots in the browser', () => {
           if (downloads.length === 4) resolve();
         });
       });
-      await results.getByRole('button', { name: 'Save All' }).click();
+      await results.getByRole('button', { name: 'Download All' }).click();
       await allSaved;
       expect(downloads).toEqual(
         [1, 2, 3, 4].map((n) => saved[0]!.name.replace(/-1\.jpg$/, `-${n}.jpg`)),

@@ -106,7 +106,7 @@ describe('money in the browser', () => {
       await page.goto(product.url('/pricing?plan=professional'));
       const professional = page.getByRole('article', { name: 'Professional' });
       await professional.getByText('Most Popular').waitFor();
-      await professional.getByText('8 headshots/month').waitFor();
+      await professional.getByText('8 credits (32 headshots) a month').waitFor();
       await pageShot(page, '26-pricing');
       await mobileShot(page, '27-pricing-mobile');
 
@@ -132,7 +132,7 @@ describe('money in the browser', () => {
       await form.getByRole('button', { name: 'Create Account' }).click();
 
       await page.waitForURL((u) => u.pathname === '/payment' && u.search === '?type=training');
-      await page.getByRole('heading', { name: 'Complete Training Payment' }).waitFor();
+      await page.getByRole('heading', { name: 'Start Your Subscription' }).waitFor();
       await page.getByText('Professional plan').waitFor();
       await page.getByText('Test Mode Active').waitFor();
       await pageShot(page, '28-payment-card-form');

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  creditsWithHeadshots,
   CREDIT_PACKAGES,
+  GENERATION_ORDER,
+  PLANS_FROM_CENTS,
   COMING_SOON_CREDIT_PACKS,
   findTrainingPack,
   planTrainingLimit,
@@ -17,6 +20,22 @@ describe('pricing catalogue', () => {
     expect(tierRank('free')).toBeLessThan(tierRank('starter'));
     expect(tierRank('starter')).toBeLessThan(tierRank('professional'));
     expect(tierRank('professional')).toBeLessThan(tierRank('premium'));
+  });
+
+  it('quotes the lowest plan price from the catalogue', () => {
+    expect(PLANS_FROM_CENTS).toBe(Math.min(...PLANS.map((plan) => plan.price_cents)));
+  });
+
+  it('words credits one way: a credit is one generation of 4 headshots', () => {
+    expect(GENERATION_ORDER.images).toBe(4);
+    expect(creditsWithHeadshots(1)).toBe('1 credit (4 headshots)');
+    expect(creditsWithHeadshots(20)).toBe('20 credits (80 headshots)');
+    for (const plan of PLANS) {
+      expect(plan.features).toContain(`${creditsWithHeadshots(plan.credits)} every month`);
+    }
+    for (const pack of CREDIT_PACKAGES) {
+      expect(pack.features).toContain(creditsWithHeadshots(pack.credits));
+    }
   });
 
   it('has the spec plan limits', () => {

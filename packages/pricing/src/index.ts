@@ -2,6 +2,10 @@
  * The product's catalogue and business constants (spec 'Plans and prices'). The server charges
  * only what is here; the client displays it. Prices are in US cents.
  */
+import { PLANS_FROM_CENTS } from './entry-prices.js';
+import { GENERATION_ORDER } from './generation-order.js';
+
+export { GENERATION_ORDER, PLANS_FROM_CENTS };
 
 export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
 export type PaidPlan = Exclude<PlanType, 'free'>;
@@ -14,6 +18,17 @@ export const TOP_TIER: PlanType = 'premium';
 
 export function tierRank(plan: PlanType): number {
   return PLAN_TIERS.indexOf(plan);
+}
+
+/** One credit runs one generation, which makes this many headshots. */
+export const IMAGES_PER_GENERATION = GENERATION_ORDER.images;
+
+/**
+ * What a number of credits buys, in the one wording every page uses: '4 credits (16 headshots)'.
+ * A credit is one generation of IMAGES_PER_GENERATION headshots, never one headshot.
+ */
+export function creditsWithHeadshots(credits: number): string {
+  return `${credits} ${credits === 1 ? 'credit' : 'credits'} (${credits * IMAGES_PER_GENERATION} headshots)`;
 }
 
 export interface Plan {
@@ -36,12 +51,12 @@ export const PLANS: readonly Plan[] = [
     id: 'starter',
     name: 'Starter',
     description: 'One personal model and a monthly allowance of headshots.',
-    price_cents: 999,
+    price_cents: PLANS_FROM_CENTS,
     credits: 4,
     training_limit: 1,
     features: [
       '1 personal AI model',
-      '4 headshot credits every month',
+      `${creditsWithHeadshots(4)} every month`,
       '60 studio styles',
       '1024x1024 downloads',
     ],
@@ -56,7 +71,7 @@ export const PLANS: readonly Plan[] = [
     training_limit: 5,
     features: [
       '5 personal AI models',
-      '8 headshot credits every month',
+      `${creditsWithHeadshots(8)} every month`,
       '60 studio styles',
       'Priority training queue',
     ],
@@ -71,7 +86,7 @@ export const PLANS: readonly Plan[] = [
     training_limit: 10,
     features: [
       '10 personal AI models',
-      '16 headshot credits every month',
+      `${creditsWithHeadshots(16)} every month`,
       'Custom prompts (annual)',
       'Fastest queue',
     ],
@@ -187,7 +202,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: null,
     popular: false,
     badge: null,
-    features: ['20 headshot credits', 'All 60 styles', 'Credits never expire'],
+    features: [creditsWithHeadshots(20), 'All 60 styles', 'Credits never expire'],
   },
   {
     id: 'professional_pack',
@@ -198,7 +213,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: '16% OFF',
     popular: true,
     badge: 'Most Popular',
-    features: ['60 headshot credits', 'All 60 styles', 'Credits never expire'],
+    features: [creditsWithHeadshots(60), 'All 60 styles', 'Credits never expire'],
   },
   {
     id: 'business_pack',
@@ -209,7 +224,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: '34% OFF',
     popular: false,
     badge: 'Best for Teams',
-    features: ['150 headshot credits', 'All 60 styles', 'Credits never expire'],
+    features: [creditsWithHeadshots(150), 'All 60 styles', 'Credits never expire'],
   },
   {
     id: 'enterprise_pack',
@@ -220,7 +235,7 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
     savings: '42% OFF',
     popular: false,
     badge: 'Best Value',
-    features: ['350 headshot credits', 'All 60 styles', 'Credits never expire'],
+    features: [creditsWithHeadshots(350), 'All 60 styles', 'Credits never expire'],
   },
 ];
 
@@ -295,7 +310,6 @@ export function trainingPackById(id: string): TrainingPack | undefined {
   return TRAINING_PACKS.find((pack) => pack.id === id);
 }
 
-export { GENERATION_ORDER } from './generation-order.js';
 export { freePlanSubscription } from './free-plan.js';
 
 /** What one credit is worth at list price (the smallest credit package), in cents. */
@@ -305,7 +319,6 @@ export const CREDIT_LIST_PRICE_CENTS =
 export const TRAINING_FEE_DOLLARS = 25;
 export const FREE_CREDITS_INCLUDED = 0;
 export const CREDITS_PER_GENERATION = 1;
-export const IMAGES_PER_GENERATION = 4;
 export const LOW_CREDIT_THRESHOLD = 5;
 export const VERY_LOW_CREDIT_THRESHOLD = 2;
 /** Always-on GPU cost per month (dollars) that the queue's cost projection compares against. */

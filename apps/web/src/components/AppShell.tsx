@@ -4,7 +4,6 @@ import { useSession } from '../features/auth/session-store';
 import { RouteAnnouncer } from './RouteAnnouncer';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
-import { Toaster } from './Toaster';
 
 // Only signed-in visitors need the session widget; keep it out of the landing bundle.
 const SessionExpiryNotice = lazy(() =>
@@ -68,7 +67,6 @@ export function AppShell() {
         <Outlet />
       </main>
       <SiteFooter />
-      <Toaster />
       {status === 'authenticated' && (
         <Suspense fallback={null}>
           <SessionExpiryNotice />

@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useSession } from '../features/auth/session-store';
 import { useGetStarted } from '../features/home/use-get-started';
 import { Logo } from './Logo';
 import { Spinner } from './PageState';
+import { Toaster } from './Toaster';
 import { buttonClass } from './ui';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -15,9 +16,13 @@ export function SiteHeader() {
   const { status } = useSession();
   const { start, busy } = useGetStarted();
   const signedIn = status === 'authenticated';
+  const headerRef = useHeaderHeight();
 
   return (
-    <header className="sticky top-0 z-30 border-b border-stone-200/70 bg-paper/85 backdrop-blur supports-[backdrop-filter]:bg-paper/70">
+    <header
+      ref={headerRef}
+      className="sticky top-0 z-30 border-b border-stone-200/70 bg-paper/85 backdrop-blur supports-[backdrop-filter]:bg-paper/70"
+    >
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:px-6">
         <Logo />
         <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-2">
@@ -28,6 +33,9 @@ export function SiteHeader() {
             <>
               <NavLink to="/dashboard" className={navLinkClass}>
                 Dashboard
+              </NavLink>
+              <NavLink to="/gallery" className={navLinkClass}>
+                Gallery
               </NavLink>
               <IconNavLink to="/billing" label="Billing" title="Billing and receipts">
                 <path d="M6 3h12v18l-3-2-3 2-3-2-3 2V3Z" />
@@ -56,8 +64,31 @@ export function SiteHeader() {
           )}
         </nav>
       </div>
+      <Toaster />
     </header>
   );
+}
+
+/**
+ * Keeps the header's height (it grows with its notifications) in --header-height, which the page's
+ * scroll padding uses so a focused field is never scrolled under the header.
+ */
+function useHeaderHeight() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const header = ref.current;
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => {
+      root.style.setProperty('--header-height', `${header.offsetHeight}px`);
+    });
+    observer.observe(header);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--header-height');
+    };
+  }, []);
+  return ref;
 }
 
 /**

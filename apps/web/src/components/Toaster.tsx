@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import {
   TOAST_FADE_MS,
-  TOAST_SPACING_PX,
   dismissToast,
   getToasts,
   pauseToast,
@@ -23,8 +22,10 @@ const KIND_LABEL: Record<ToastKind, string> = {
 };
 
 /**
- * Stacks toasts 70 px apart: top-right on wide screens, at the bottom on phones (where the top
- * would cover the header). A toast holds while hovered or focused; the live region announces each.
+ * The notifications, in the sticky header's flow below its navigation: a new one pushes the page
+ * down instead of lying over it, so it never covers a button (on a phone, the one the user is
+ * about to tap) nor the header's links. A toast holds while hovered or focused; the live region
+ * announces each.
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts);
@@ -33,18 +34,17 @@ export function Toaster() {
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions"
-      className="pointer-events-none fixed right-4 bottom-20 left-4 z-50 h-0 sm:top-4 sm:bottom-auto sm:left-auto sm:w-96"
+      className="mx-auto flex max-w-6xl flex-col gap-2 px-4 sm:items-end sm:px-6"
     >
-      {toasts.map((item, index) => (
+      {toasts.map((item) => (
         <div
           key={item.id}
           onMouseEnter={() => pauseToast(item.id)}
           onMouseLeave={() => resumeToast(item.id)}
           onFocus={() => pauseToast(item.id)}
           onBlur={() => resumeToast(item.id)}
-          className={`toast-enter pointer-events-auto absolute inset-x-0 bottom-(--toast-offset) flex min-h-14 items-start gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-4 py-3 text-sm text-stone-800 shadow-lg shadow-stone-900/10 transition-[opacity,transform] sm:top-(--toast-offset) sm:bottom-auto ${KIND_STYLES[item.kind]}`}
+          className={`toast-enter flex min-h-12 w-full items-start gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-4 py-2.5 text-sm text-stone-800 shadow-sm transition-[opacity,transform] last:mb-2 sm:w-96 ${KIND_STYLES[item.kind]}`}
           style={{
-            ['--toast-offset' as string]: `${index * TOAST_SPACING_PX}px`,
             opacity: item.leaving ? 0 : 1,
             transitionDuration: `${TOAST_FADE_MS}ms`,
           }}

@@ -1,7 +1,6 @@
 /** Toast timing and layout (api spec, section 9). */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_FADE_MS = 300;
-export const TOAST_SPACING_PX = 70;
 
 export type ToastKind = 'success' | 'error' | 'info';
 

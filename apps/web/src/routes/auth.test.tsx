@@ -88,7 +88,7 @@ describe('/auth', () => {
     expect(fetchMock).not.toHaveBeenCalledWith('/api/v1/auth/register', expect.anything());
   });
 
-  it('signs up with name = full name, stores the session and goes to ?redirect', async () => {
+  it('signs up with name = full name, stores the session and goes on to the stored page', async () => {
     let sent: unknown;
     stubApi({
       'POST /api/v1/auth/register': ({ body }) => {
@@ -106,7 +106,8 @@ describe('/auth', () => {
     fill('Confirm password', 'secret1');
     fireEvent.click(await submitButton('Create account'));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/credits'));
+    // The page the visitor was on their way to wins over ?redirect.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
     expect(sent).toEqual({ email: 'grace@example.com', password: 'secret1', name: 'Grace Hopper' });
     expect(window.localStorage.getItem(STORAGE_KEYS.accessToken)).toBe('access-1');
     expect(window.localStorage.getItem(STORAGE_KEYS.refreshToken)).toBe('refresh-1');

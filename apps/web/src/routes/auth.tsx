@@ -53,8 +53,9 @@ export function Component() {
   };
 
   const afterSignup = () => {
+    const target = postSignupTarget({ storedRedirect: getAuthRedirect(), urlRedirect });
     clearAuthRedirect();
-    void navigate(postSignupTarget(urlRedirect), { replace: true });
+    void navigate(target, { replace: true });
   };
 
   const closeReset = () => {

@@ -87,11 +87,14 @@ describe('/billing', () => {
     expect(within(renewal).getByText('December 1, 2026')).toBeTruthy();
     expect(within(renewal).getByText('Professional plan and 8 credits')).toBeTruthy();
     expect(within(renewal).getByText('Paid')).toBeTruthy();
-    expect(
-      within(renewal)
-        .getByRole('link', { name: 'Receipt SS-20261201-6C1E7A52' })
-        .getAttribute('href'),
-    ).toBe('/billing/receipts/6c1e7a52-2f61-4c1c-9b59-0a4d3a1f8e01');
+    // The link's name starts with the words it shows (WCAG 2.5.3, label in name).
+    const receipt = within(renewal).getByRole('link', {
+      name: 'View receipt SS-20261201-6C1E7A52',
+    });
+    expect(receipt.textContent).toContain('View receipt');
+    expect(receipt.getAttribute('href')).toBe(
+      '/billing/receipts/6c1e7a52-2f61-4c1c-9b59-0a4d3a1f8e01',
+    );
 
     const refunded = screen.getByRole('article', { name: 'Professional plan subscription' });
     expect(within(refunded).getByText('Refunded')).toBeTruthy();

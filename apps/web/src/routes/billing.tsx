@@ -70,7 +70,7 @@ function PaymentRow({ entry }: { entry: BillingEntry }) {
             <Link
               to={`/billing/receipts/${entry.id}`}
               className="text-sm font-medium text-accent-700 underline underline-offset-4 hover:text-accent-800"
-              aria-label={`Receipt ${entry.receipt_number}`}
+              aria-label={`View receipt ${entry.receipt_number}`}
             >
               View receipt
             </Link>

@@ -8,7 +8,9 @@ import { CheckoutForm } from '../features/payments/CheckoutForm';
 import {
   CREDIT_LIST_PRICE_CENTS,
   CREDIT_PACKAGES,
+  creditsWithHeadshots,
   formatDollars,
+  IMAGES_PER_GENERATION,
   pricePerCredit,
   type CreditPackage,
 } from '../features/payments/catalogue';
@@ -71,7 +73,7 @@ const FAQ = [
   },
   {
     q: 'What does one credit get me?',
-    a: 'Each credit makes one 1024x1024 headshot generation, and every generation gives you 4 images to choose from.',
+    a: `Each credit runs one generation, which makes ${IMAGES_PER_GENERATION} headshots of 1024x1024 to choose from.`,
   },
   {
     q: 'Are there any hidden fees?',
@@ -118,7 +120,7 @@ function PackageCard({
         {pack.name}
       </h2>
       <p className="flex h-6 items-center gap-2 text-sm text-stone-600">
-        {pack.credits} credits
+        {creditsWithHeadshots(pack.credits)}
         {pack.savings && (
           <span className="rounded-full bg-accent-100 px-2 text-xs leading-5 font-semibold whitespace-nowrap text-accent-800">
             {pack.savings}
@@ -253,7 +255,8 @@ export function Component() {
             Signed in as <span className="font-medium text-stone-900">{bestName(account)}</span>
           </p>
           <p className="mt-1 text-stone-600">
-            Each credit runs one generation of 4 headshots. Credits never expire.
+            Each credit runs one generation of {IMAGES_PER_GENERATION} headshots. Credits never
+            expire.
           </p>
         </div>
         <div
@@ -338,7 +341,8 @@ export function Component() {
           <>
             <div className="mb-5 flex items-center justify-between rounded-xl bg-stone-50 px-4 py-3 text-sm">
               <span className="text-stone-700">
-                {checkout.pack.credits} credits · ${pricePerCredit(checkout.pack)} per credit
+                {creditsWithHeadshots(checkout.pack.credits)} · ${pricePerCredit(checkout.pack)} per
+                credit
               </span>
               <span className="font-semibold text-stone-950">
                 {formatDollars(checkout.intent.amount)}

@@ -6,9 +6,10 @@ import { Spinner } from '../components/PageState';
 import { buttonClass, cardClass } from '../components/ui';
 import { signOut } from '../features/auth/session-actions';
 import { useSession } from '../features/auth/session-store';
-import { formatDate, planLabel } from '../features/payments/catalogue';
+import { formatDate, formatDollars, planLabel, PLANS } from '../features/payments/catalogue';
 import {
   generateEligibility,
+  NEED_PLAN_STATE,
   NEED_UPGRADE_STATE,
   trainingEligibility,
 } from '../features/payments/eligibility';
@@ -34,6 +35,8 @@ import {
   type DashboardBanner,
   type ModelRow,
 } from '../features/training/training-logic';
+import { ContinueCard } from '../features/upload/ContinueCard';
+import { useCurrentPhotoSet } from '../features/upload/current-set';
 import { errorMessage } from '../lib/api-client';
 import { toast } from '../lib/toast';
 import { welcomeName } from '../lib/display-name';
@@ -165,13 +168,16 @@ export function Component() {
     (row) => !deleted.has(row.id),
   );
   const modelsExist = rows.length > 0 || trained > 0;
+  const currentSet = useCurrentPhotoSet();
+  // A new account without a plan has one thing to do: choose a plan, which brings the training.
+  const firstStep = account !== null && training.kind === 'pricing' && !modelsExist;
   const firstReady = rows.find((row) => row.status === 'completed');
 
   const train = () => {
     if (training.kind === 'upload') void navigate('/upload');
     // Product spec, training eligibility (dashboard): at the limit, plans with more trainings.
     else if (training.kind === 'limit') void navigate('/pricing', { state: NEED_UPGRADE_STATE });
-    else void navigate('/pricing');
+    else void navigate('/pricing', { state: NEED_PLAN_STATE });
   };
 
   const generate = (modelId?: string) => {
@@ -215,11 +221,14 @@ export function Component() {
         {
           label: 'Models Trained / Limit',
           value: `${trained} / ${limit}`,
-          note: `${
-            limit > 0 && trained >= limit
-              ? 'Limit reached'
-              : `${Math.max(0, limit - trained)} ${limit - trained === 1 ? 'slot' : 'slots'} remaining`
-          }${resetsAt ? ` · resets ${formatDate(resetsAt)}` : ''}`,
+          note:
+            limit === 0
+              ? 'Training comes with a plan'
+              : `${
+                  trained >= limit
+                    ? 'Limit reached'
+                    : `${Math.max(0, limit - trained)} ${limit - trained === 1 ? 'slot' : 'slots'} remaining`
+                }${resetsAt ? ` · resets ${formatDate(resetsAt)}` : ''}`,
         },
         { label: 'Credits Available', value: String(credits) },
         { label: 'Current Plan', value: planLabel(account.plan_type) },
@@ -246,7 +255,11 @@ export function Component() {
         <div className="flex flex-wrap items-center gap-3">
           {account &&
             (training.kind === 'upload' ? (
-              <button type="button" onClick={train} className={buttonClass('primary')}>
+              <button
+                type="button"
+                onClick={train}
+                className={buttonClass(currentSet.data ? 'secondary' : 'primary')}
+              >
                 + Train New Model
               </button>
             ) : training.kind === 'limit' ? (
@@ -275,8 +288,15 @@ export function Component() {
         </div>
       </div>
 
+      {currentSet.data ? (
+        <ContinueCard set={currentSet.data} className="mt-8" />
+      ) : firstStep ? (
+        <FirstStep onChoosePlan={train} />
+      ) : null}
+
       {/* A new account that has made nothing yet is not "out of credits": no alarm on day one. */}
-      {!bannerDismissed && account && hasUsedProduct(account) && (
+      {/* One next step at a time: a set waiting to train comes before the credits. */}
+      {!bannerDismissed && account && !currentSet.data && hasUsedProduct(account) && (
         <LowCreditBanner
           credits={credits}
           onDismiss={() => setBannerDismissed(true)}
@@ -334,7 +354,7 @@ export function Component() {
           loading={models.isPending || jobs.isPending}
           hasCredits={hasCredits}
           onGenerate={generate}
-          onTrainFirst={train}
+          onTrainFirst={firstStep || currentSet.data ? undefined : train}
           onDelete={setConfirmingDelete}
           deleting={deleting}
           trainAction={
@@ -364,18 +384,20 @@ export function Component() {
             Quick Actions
           </h2>
           <div className="mt-4 flex flex-col gap-3">
-            <button
-              type="button"
-              onClick={train}
-              title={atLimit ? limitTooltip : undefined}
-              className={`${buttonClass(training.kind === 'upload' ? 'primary' : 'secondary')} w-full`}
-            >
-              {training.kind === 'pricing'
-                ? 'Upgrade to Train AI Model'
-                : training.kind === 'limit'
-                  ? 'Plan limit reached - upgrade for more models'
-                  : 'Train New Model'}
-            </button>
+            {!firstStep && (
+              <button
+                type="button"
+                onClick={train}
+                title={atLimit ? limitTooltip : undefined}
+                className={`${buttonClass(training.kind === 'upload' && !currentSet.data ? 'primary' : 'secondary')} w-full`}
+              >
+                {training.kind === 'pricing'
+                  ? 'Upgrade to Train AI Model'
+                  : training.kind === 'limit'
+                    ? 'Plan limit reached - upgrade for more models'
+                    : 'Train New Model'}
+              </button>
+            )}
             {modelsExist && (
               <button
                 type="button"
@@ -415,6 +437,30 @@ export function Component() {
         <SubscriptionManager />
         <QueuePanel />
       </div>
+    </section>
+  );
+}
+
+/** The first step of a new account without a plan: why a plan, and the one button to choose it. */
+function FirstStep({ onChoosePlan }: { onChoosePlan: () => void }) {
+  const cheapest = Math.min(...PLANS.map((plan) => plan.price_cents));
+  return (
+    <section
+      aria-labelledby="first-step-title"
+      className="mt-8 flex flex-wrap items-center justify-between gap-4 rounded-2xl border border-accent-200 bg-accent-50 px-5 py-4"
+    >
+      <div className="min-w-0">
+        <h2 id="first-step-title" className="font-display text-lg font-semibold text-stone-950">
+          Choose a plan to train your model
+        </h2>
+        <p className="mt-0.5 max-w-2xl text-sm text-stone-700">
+          Your headshots come from a personal model trained on 10-20 photos of you. Training comes
+          with a monthly plan, from {formatDollars(cheapest)} a month; then you upload your photos.
+        </p>
+      </div>
+      <button type="button" onClick={onChoosePlan} className={buttonClass('primary')}>
+        Choose a plan
+      </button>
     </section>
   );
 }

@@ -162,8 +162,8 @@ describe('/generate-simple: generating', () => {
     expect(img.getAttribute('src')).toBe(`/images/generated/${imageId(0)}?token=t0`);
     expect(img.alt).toBe('Headshot 1, Executive / Leadership style');
     expect(within(cards[0]!).getByText('Best likeness')).toBeTruthy();
-    expect(within(results).getByRole('button', { name: 'Save All' })).toBeTruthy();
-    expect(within(cards[3]!).getByRole('button', { name: 'Save Headshot 4' })).toBeTruthy();
+    expect(within(results).getByRole('button', { name: 'Download All' })).toBeTruthy();
+    expect(within(cards[3]!).getByRole('button', { name: 'Download Headshot 4' })).toBeTruthy();
     expect(await screen.findByText('Your headshots are ready!')).toBeTruthy();
     // Focus moves to the results for keyboard and screen reader users.
     await waitFor(() =>

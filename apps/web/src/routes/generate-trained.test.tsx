@@ -1,5 +1,5 @@
 import { MESSAGES, ZIdempotencyKeySchema } from '@studioshot/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { generationResult, imageId, MODEL_ID, STYLES } from '../features/generation/testing';
 import { FREE_SUBSCRIPTION, pricingAnswer } from '../features/payments/testing';
@@ -181,7 +181,7 @@ describe('/generate-trained: the page', () => {
 });
 
 describe('/generate-trained: generating', () => {
-  it('done at once (200): four ranked headshots, Save and Save All, credits refreshed', async () => {
+  it('done at once (200): four ranked headshots, Download and Download All, credits refreshed', async () => {
     const imageHandlers: Handlers = Object.fromEntries(
       [0, 1, 2, 3].map((n) => [
         `GET /images/generated/${imageId(n)}?token=t${n}`,
@@ -239,12 +239,12 @@ describe('/generate-trained: generating', () => {
     expect(await screen.findByText('9')).toBeTruthy();
 
     const clicked = captureDownloads();
-    fireEvent.click(within(cards[1]!).getByRole('button', { name: 'Save Headshot 2' }));
+    fireEvent.click(within(cards[1]!).getByRole('button', { name: 'Download Headshot 2' }));
     await waitFor(() => expect(clicked).toEqual(['headshot-7d1e2f3a-2.jpg']));
     expect(await screen.findByText('Headshot saved.')).toBeTruthy();
 
     clicked.length = 0;
-    fireEvent.click(within(results).getByRole('button', { name: 'Save All' }));
+    fireEvent.click(within(results).getByRole('button', { name: 'Download All' }));
     await waitFor(() => expect(clicked).toHaveLength(4), { timeout: 5000 });
     expect(await screen.findByText('4 headshots saved.')).toBeTruthy();
   });
@@ -320,6 +320,31 @@ describe('/generate-trained: generating', () => {
     const sent = bodies().map((body) => body.idempotency_key);
     expect(sent).toHaveLength(2);
     expect(sent[1]).toBe(sent[0]);
+  });
+
+  it('a reload while generating comes back to the same generation, asked with the same key', async () => {
+    const queued = queuedUntilFinished(GENERATE);
+    const { bodies } = studio({ credits_balance: 10 }, queued.handlers);
+    await startGenerating(await generateButton());
+    await waitFor(() => expect(bodies()).toHaveLength(1));
+    const key = bodies()[0]!.idempotency_key;
+
+    // The page goes away (a reload) and opens again.
+    cleanup();
+    const again = studio({ credits_balance: 10 }, queued.handlers);
+    expect(await screen.findByRole('progressbar', { name: 'Generation progress' })).toBeTruthy();
+    await waitFor(() => expect(again.bodies()).toHaveLength(1));
+    expect(again.bodies()[0]!.idempotency_key).toBe(key);
+
+    const socket = acceptedSocket();
+    queued.finish();
+    pushTask(socket, { status: 'completed', progress: 100 });
+    expect(await screen.findByRole('region', { name: 'Your Premium Headshots' })).toBeTruthy();
+    // Once it is over, the next visit starts from the empty page.
+    cleanup();
+    const later = studio({ credits_balance: 10 }, queued.handlers);
+    await generateButton();
+    expect(later.bodies()).toHaveLength(0);
   });
 });
 

@@ -48,12 +48,13 @@ describe('landing', () => {
     expect(page).toMatch(/1024x1024/);
   });
 
-  it('Get Started while signed out remembers /pricing and goes to /auth', async () => {
+  it('Get Started while signed out remembers /pricing and opens Create Account', async () => {
     stubApi({});
     const router = renderApp('/');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Get Started' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
+    expect(router.state.location.search).toBe('?mode=signup');
     expect(window.localStorage.getItem(STORAGE_KEYS.authRedirect)).toBe('/pricing');
   });
 

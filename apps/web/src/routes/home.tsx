@@ -6,7 +6,7 @@ import { buttonClass } from '../components/ui';
 import { useSession } from '../features/auth/session-store';
 import { Claim, UNTIMED_CLAIM } from '../features/home/Claim';
 import { useGetStarted } from '../features/home/use-get-started';
-import { STARTING_PRICE } from '../features/home/starting-price';
+import { PLANS_FROM } from '../features/home/starting-price';
 import { bestName } from '../lib/display-name';
 
 // What depends on the wait-time estimate (the time to results, why choose us) and the sections
@@ -16,9 +16,9 @@ const TimeClaim = lazy(() => landingSections().then((m) => ({ default: m.TimeCla
 const LandingSections = lazy(() => landingSections().then((m) => ({ default: m.LandingSections })));
 
 const CLAIMS = [
-  { value: '1024x1024', label: 'pixels, every headshot' },
+  { value: '60', label: 'studio styles' },
   { value: '4.9/5', label: 'from 2,847+ professionals' },
-  { value: STARTING_PRICE, label: 'starting price, no subscription' },
+  { value: PLANS_FROM, label: 'a month, cancel any time' },
 ];
 
 /** False until the browser has painted the page once: a frame, then a task after it. */
@@ -68,7 +68,7 @@ function SignedOutHero() {
       </h1>
       <p className="mt-6 max-w-xl text-lg text-stone-600">
         Upload 10-20 photos, we train a personal AI model on them, and you get studio-quality
-        1024x1024 headshots. Starting at {STARTING_PRICE}, with no monthly commitments.
+        1024x1024 headshots. Plans from {PLANS_FROM} a month, cancel any time.
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
         <button

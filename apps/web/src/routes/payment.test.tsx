@@ -109,13 +109,13 @@ describe('/payment parameters', () => {
     ],
     [
       '/payment?type=upgrade&from=starter',
-      'Complete Training Payment',
+      'Upgrade Your Subscription',
       'No target plan selected',
       '/dashboard',
     ],
     [
       '/payment?type=training&quantity=2&price=25',
-      'Complete Training Payment',
+      'Start Your Subscription',
       'Invalid payment type or missing parameters',
       '/pricing',
     ],
@@ -169,7 +169,13 @@ describe('/payment checkout', () => {
     });
     const router = renderApp('/payment?type=training');
     expect(await screen.findByText('Loading payment information...')).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Complete Training Payment' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Start Your Subscription' })).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Secure checkout. Your plan renews every month until you cancel; cancel any time.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/charged once/)).toBeNull();
     expect(await screen.findByText('Professional plan')).toBeTruthy();
     expect(screen.getByText('Test Mode Active')).toBeTruthy();
     expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({
@@ -190,7 +196,10 @@ describe('/payment checkout', () => {
         'Your professional plan is active. Now upload photos to train your AI model.',
       ),
     ).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toBeTruthy();
+    // The button names the page the success card goes to by itself.
+    expect(
+      screen.getByRole('link', { name: 'Continue to Upload Photos' }).getAttribute('href'),
+    ).toBe('/upload');
     expect(sent['POST /api/v1/payments/confirm-plan-subscription']).toEqual({
       payment_intent_id: 'pi_test_1',
     });
@@ -220,7 +229,7 @@ describe('/payment checkout', () => {
       'Annual subscription, renews yearly, cancel any time',
       '$33.33 a month billed yearly: two months free (you save $79.98)',
       '10 personal AI models',
-      '16 headshot credits every month, all year',
+      '16 credits (64 headshots) every month, all year',
       'Custom prompts on the Generate page',
     ]) {
       expect(within(summary).getByText(line)).toBeTruthy();
@@ -392,7 +401,7 @@ describe('/payment checkout', () => {
     for (const line of [
       'From your Starter plan, effective immediately',
       '6 extra credits now, for the rest of this month',
-      '16 headshot credits every month from then on',
+      '16 credits (64 headshots) every month from then on',
       'Annual billing: your plan renews yearly, next on June 1, 2027',
       'Custom prompts on the Generate page',
     ]) {

@@ -24,7 +24,7 @@ import {
   orderKey,
   parsePaymentParams,
   paymentBackTarget,
-  paymentHeading,
+  checkoutWording,
   paymentRecovery,
   readBillingCycle,
   type PaymentOrder,
@@ -58,8 +58,8 @@ function SuccessPanel({ success }: { success: PaymentSuccess }) {
       </h2>
       <p className="mt-2 text-stone-700">{success.message}</p>
       <p className="mt-1 text-sm text-stone-500">Taking you there in a moment...</p>
-      <Link to="/dashboard" className={`${buttonClass('primary')} mt-6`}>
-        Go to Dashboard
+      <Link to={success.redirectTo} className={`${buttonClass('primary')} mt-6`}>
+        {success.nextLabel}
       </Link>
     </div>
   );
@@ -338,6 +338,7 @@ export function Component() {
     : parsePaymentParams(params, { selectedPlan, currentPlan: user.plan_type ?? null });
   const type = params.get('type')?.trim() || parsed?.type || 'generation';
   const back = paymentBackTarget(type);
+  const wording = checkoutWording(parsed && parsed.error === undefined ? parsed.order : null, type);
   // Back to the prices the plan was chosen from: the annual ones when it is billed yearly.
   const backTo =
     back === '/pricing' && type === 'training' && readBillingCycle(params) === 'annual'
@@ -380,9 +381,9 @@ export function Component() {
         <ArrowLeftIcon /> {BACK_LABELS[back] ?? 'Back'}
       </Link>
       <h1 className="mt-4 font-display text-3xl font-semibold tracking-tight text-stone-950 sm:text-4xl">
-        {paymentHeading(type)}
+        {wording.heading}
       </h1>
-      <p className="mt-2 text-stone-600">Secure checkout. You are charged once, when you pay.</p>
+      <p className="mt-2 text-stone-600">{wording.lead}</p>
       {body}
     </section>
   );

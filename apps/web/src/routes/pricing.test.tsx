@@ -7,7 +7,7 @@ import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
 const pricing = () => [200, pricingAnswer()] as [number, unknown];
 
 describe('/pricing', () => {
-  it('shows the plan cards: name, description, price per month, headshots/month, features, Most Popular', async () => {
+  it('shows the plan cards: name, description, price per month, credits a month, features, Most Popular', async () => {
     stubApi({ 'GET /api/v1/payments/pricing': pricing });
     renderApp('/pricing');
 
@@ -15,7 +15,7 @@ describe('/pricing', () => {
     expect(within(pro).getByText('Most Popular')).toBeTruthy();
     expect(within(pro).getByText('$19.99')).toBeTruthy();
     expect(within(pro).getByText('/month')).toBeTruthy();
-    expect(within(pro).getByText('8 headshots/month')).toBeTruthy();
+    expect(within(pro).getByText('8 credits (32 headshots) a month')).toBeTruthy();
     expect(within(pro).getByText('5 personal AI models')).toBeTruthy();
     expect(
       within(pro).getByText('For professionals who want several looks and regular refreshes.'),
@@ -178,9 +178,9 @@ describe('/pricing billing period', () => {
     expect(pressed(/^Monthly$/)).toBe('false');
     expect(router.state.location.search).toBe('?billing=annual');
     for (const [name, year, month, saved, credits] of [
-      ['Starter', '$99.90', '$8.33', '$19.98', '4 headshots/month'],
-      ['Professional', '$199.90', '$16.66', '$39.98', '8 headshots/month'],
-      ['Premium', '$399.90', '$33.33', '$79.98', '16 headshots/month'],
+      ['Starter', '$99.90', '$8.33', '$19.98', '4 credits (16 headshots) a month'],
+      ['Professional', '$199.90', '$16.66', '$39.98', '8 credits (32 headshots) a month'],
+      ['Premium', '$399.90', '$33.33', '$79.98', '16 credits (64 headshots) a month'],
     ] as const) {
       const card = screen.getByRole('article', { name });
       expect(within(card).getByText(year)).toBeTruthy();

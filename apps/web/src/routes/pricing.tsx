@@ -7,6 +7,7 @@ import { setAuthRedirect, useSession } from '../features/auth/session-store';
 import { cycleFigures, monthsFreeText, perPeriod } from '../features/payments/billing-cycle';
 import {
   COMING_SOON_CREDIT_PACKS,
+  creditsWithHeadshots,
   formatDollars,
   isPlanType,
   planLabel,
@@ -161,7 +162,9 @@ function PlanCard({
       </h2>
       <p className="mt-2 min-h-12 text-sm text-stone-600">{plan.description}</p>
       <PlanPrice plan={plan} cycle={cycle} />
-      <p className="mt-1 text-sm font-medium text-accent-700">{plan.credits} headshots/month</p>
+      <p className="mt-1 text-sm font-medium text-accent-700">
+        {creditsWithHeadshots(plan.credits)} a month
+      </p>
       <ul className="mt-6 flex-1 space-y-2.5 text-sm text-stone-700">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2.5">
@@ -189,14 +192,14 @@ function NeedBanner({
   state: PricingNavigationState;
   packs: PricingResponse['credit_packs'];
 }) {
-  if (state.reason === 'upgrade') {
+  if (state.reason === 'upgrade' || state.reason === 'plan') {
     return (
       <section
         aria-labelledby="need-heading"
         className="mx-auto mt-8 max-w-3xl rounded-2xl border border-accent-200 bg-accent-50 px-5 py-4 text-center"
       >
         <h2 id="need-heading" className="font-display text-lg font-semibold text-accent-800">
-          Upgrade to Train More
+          {state.reason === 'plan' ? 'Choose a plan to train your model' : 'Upgrade to Train More'}
         </h2>
         <p className="mt-1 text-stone-700">{state.message}</p>
       </section>
@@ -322,7 +325,7 @@ export function Component() {
         <p className="mt-4 text-lg text-stone-600">
           {paid
             ? `You are on the ${planLabel(currentPlan)} plan. Move up for more personal models and more headshots every month: today you pay only the difference for the rest of your billing period.`
-            : 'Train your personal AI model and get fresh headshot credits every month. Cancel any time, with a 30-day money-back guarantee.'}
+            : 'Train your personal AI model and get fresh credits every month. Cancel any time, with a 30-day money-back guarantee.'}
         </p>
       </header>
 
@@ -410,7 +413,7 @@ export function Component() {
         </p>
         <p>
           <span className="block font-medium text-stone-900">Credits never expire</span>
-          Unused headshot credits stay in your account.
+          Unused credits stay in your account.
         </p>
         <p>
           <span className="block font-medium text-stone-900">30-day money-back guarantee</span>

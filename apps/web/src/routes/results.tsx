@@ -265,7 +265,6 @@ function Ready({ result, styleName }: { result: GenerationResult; styleName: str
           heading="Your Headshots"
           headingId="results-gallery-title"
           styleLabel={styleName}
-          saveLabel="Download"
           showRank={false}
           saving={saving}
           onSave={(image) => void save(image)}

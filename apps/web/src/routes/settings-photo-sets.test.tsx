@@ -137,6 +137,35 @@ describe("/settings: the photo sets in 'Your data'", () => {
     ).toBeTruthy();
   });
 
+  it('offers Train from these photos on a set that trained nothing yet, and only there', async () => {
+    const waiting: PhotoSet = {
+      ...UNTRAINED,
+      id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+      status: 'completed',
+      created_at: '2026-11-25T12:00:00.000Z',
+      photo_count: 12,
+    };
+    const open: PhotoSet = {
+      ...waiting,
+      id: 'cccccccc-cccc-4ccc-8ccc-cccccccccccc',
+      status: 'uploading',
+      created_at: '2026-11-26T12:00:00.000Z',
+    };
+    settings([open, waiting, UNTRAINED, TRAINING, TRAINED]);
+    const train = (item: HTMLElement) =>
+      within(item).queryByRole('link', { name: /^Train from these photos/ });
+    expect(train(await setItem('Uploaded 25 Nov 2026'))?.getAttribute('href')).toBe(
+      `/training/start?session=${waiting.id}`,
+    );
+    expect(train(await setItem('Uploaded 26 Nov 2026'))?.getAttribute('href')).toBe(
+      `/upload?session=${open.id}`,
+    );
+    // Expired, training or trained: nothing to train from.
+    for (const name of ['Uploaded 24 Nov 2026', 'Uploaded 20 Nov 2026', 'Uploaded 2 Nov 2026']) {
+      expect(train(await setItem(name))).toBeNull();
+    }
+  });
+
   it('says when there are no photos, with the way to upload some', async () => {
     settings([]);
     const region = await screen.findByRole('region', { name: 'Your data' });

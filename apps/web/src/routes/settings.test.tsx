@@ -69,6 +69,28 @@ describe('/settings', () => {
     expect(within(deletion).getByText(/kept for accounting/)).toBeTruthy();
   });
 
+  it('edits the gender and the optional age asked before the first upload', async () => {
+    signIn();
+    const patches: unknown[] = [];
+    stubApi({
+      'GET /api/v1/users/profile': () => [200, { ...TEST_USER, gender: 'female', age: null }],
+      'GET /api/v1/users/sessions': () => [200, { sessions: [] }],
+      'GET /api/v1/users/exports': () => [200, { exports: [] }],
+      'PATCH /api/v1/users/profile': ({ body }) => {
+        patches.push(body);
+        return [200, { ...TEST_USER, ...(body as object) }];
+      },
+    });
+    renderApp('/settings');
+    const styling = await screen.findByRole('region', { name: 'Headshot styling' });
+    expect((within(styling).getByLabelText('Female') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(styling).getByLabelText('Male'));
+    fireEvent.change(within(styling).getByLabelText('Age (optional)'), { target: { value: '44' } });
+    fireEvent.click(within(styling).getByRole('button', { name: 'Save styling' }));
+    await waitFor(() => expect(patches).toEqual([{ gender: 'male', age: 44 }]));
+    expect(await within(styling).findByText('Styling saved')).toBeTruthy();
+  });
+
   it('says so when the profile cannot be loaded, and tries again', async () => {
     signIn();
     let fail = true;

@@ -7,6 +7,7 @@ import { DeleteAccountSection } from '../features/settings/DeleteAccountSection'
 import { ExportSection } from '../features/settings/ExportSection';
 import { PasswordSection } from '../features/settings/PasswordSection';
 import { ProfileSection } from '../features/settings/ProfileSection';
+import { StyleSection } from '../features/settings/StyleSection';
 import { SessionsSection } from '../features/settings/SessionsSection';
 import { errorMessage } from '../lib/api-client';
 
@@ -50,6 +51,7 @@ export function Component() {
       </p>
       <div className="mt-8 space-y-6">
         <ProfileSection user={profile.data} />
+        <StyleSection user={profile.data} />
         <PasswordSection />
         <SessionsSection />
         <ExportSection />

@@ -86,7 +86,7 @@ describe('/training/start', () => {
     ).toBeTruthy();
     expect(within(startForm).getByText('Training cannot be stopped once started.')).toBeTruthy();
     const name = within(startForm).getByRole('textbox', { name: 'Model name' }) as HTMLInputElement;
-    expect(name.value).toBe("Ada's Headshot Model");
+    expect(name.value).toMatch(/^Ada's Headshot Model, \d{1,2} [A-Z][a-z]{2} \d{4}$/);
 
     fireEvent.change(name, { target: { value: '  Team Page  ' } });
     fireEvent.click(within(startForm).getByRole('button', { name: 'Start Training' }));
@@ -287,12 +287,63 @@ describe('/training/start', () => {
 
   it('without a session or a training: Upload your photos first', async () => {
     openStart(
-      { 'GET /api/v1/training/jobs': () => [200, { jobs: [] }] },
+      {
+        'GET /api/v1/training/jobs': () => [200, { jobs: [] }],
+        'GET /api/v1/upload/sessions': () => [200, { photo_sets: [] }],
+      },
       { entry: '/training/start' },
     );
     expect(await screen.findByRole('heading', { name: 'Upload your photos first' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Upload Photos' }).getAttribute('href')).toBe(
       '/upload',
     );
+  });
+
+  it('without a session but with a checked set on the server: Continue, then the name form', async () => {
+    const completed: string[] = [];
+    let status = 'uploading';
+    const { router } = openStart(
+      {
+        'GET /api/v1/training/jobs': () => [200, { jobs: [] }],
+        'GET /api/v1/upload/sessions': () => [
+          200,
+          {
+            photo_sets: [
+              {
+                id: SESSION_ID,
+                status,
+                created_at: '2026-11-22T12:00:00.000Z',
+                photo_count: 12,
+                photos_purged_at: null,
+                photos_purge_due_at: null,
+                model: null,
+              },
+            ],
+          },
+        ],
+        [`GET /api/v1/upload/session/${SESSION_ID}/status`]: () => [
+          200,
+          sessionStatus({ status, usable_files: 10 }),
+        ],
+        [`POST /api/v1/upload/complete/${SESSION_ID}`]: () => {
+          completed.push(SESSION_ID);
+          status = 'completed';
+          return [
+            200,
+            {
+              uploaded_files: 12,
+              usable_files: 10,
+              message: 'Upload complete: 10 photos are ready for training.',
+            },
+          ];
+        },
+      },
+      { entry: '/training/start' },
+    );
+    const card = await screen.findByRole('region', { name: 'Continue: 10 usable photos' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Start training' }));
+    await waitFor(() => expect(router.state.location.search).toBe(`?session=${SESSION_ID}`));
+    expect(completed).toEqual([SESSION_ID]);
+    expect(await form()).toBeTruthy();
   });
 });

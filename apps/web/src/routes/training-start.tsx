@@ -28,6 +28,8 @@ import {
 import { TrainingLiveView, TrainingPage } from '../features/training/TrainingLiveView';
 import { TrainingProgressCard } from '../features/training/TrainingProgressCard';
 import { fetchSessionStatus } from '../features/upload/upload-api';
+import { ContinueCard } from '../features/upload/ContinueCard';
+import { CURRENT_SET_QUERY_KEY, useCurrentPhotoSet } from '../features/upload/current-set';
 import { durationPhrase, expectedSeconds } from '../features/queue/durations';
 import { useWaitEstimate } from '../features/queue/use-durations';
 import { ApiError, errorMessage } from '../lib/api-client';
@@ -235,6 +237,7 @@ function StartForm({
       applyJobUpdate(job);
       void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
+      void queryClient.invalidateQueries({ queryKey: CURRENT_SET_QUERY_KEY });
       onStarted(job);
     },
     onError: (error) => {
@@ -470,6 +473,7 @@ function WithoutSession() {
   const jobs = useTrainingJobs();
   const connection = useConnectionState(!jobs.isError);
   const active = jobs.data?.find((job) => isActiveStatus(job.status));
+  const currentSet = useCurrentPhotoSet();
 
   if (active) {
     return (
@@ -478,8 +482,15 @@ function WithoutSession() {
       </TrainingPage>
     );
   }
-  if (jobs.isPending) {
+  if (jobs.isPending || currentSet.isPending) {
     return <PageState title="Checking your trainings..." message="One moment" busy />;
+  }
+  if (currentSet.data) {
+    return (
+      <TrainingPage title="Start Training">
+        <ContinueCard set={currentSet.data} />
+      </TrainingPage>
+    );
   }
   return (
     <PageState

@@ -2,7 +2,6 @@ import type { User } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetProfilePrompt } from '../features/upload/profile-prompt';
 import {
   BLURRY_ADVICE,
   BLURRY_CHECKS,
@@ -15,7 +14,6 @@ import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
-  resetProfilePrompt();
 });
 afterEach(() => vi.useRealTimers());
 
@@ -45,6 +43,7 @@ function openUpload(user: Partial<User>, extra: Handlers = {}, path = '/upload')
   signIn(user);
   const fetchMock = stubApi({
     'GET /api/v1/users/profile': () => [200, { ...TEST_USER, ...user }],
+    'GET /api/v1/upload/sessions': () => [200, { photo_sets: [] }],
     ...extra,
   });
   const router = renderApp(path);
@@ -276,7 +275,7 @@ describe('/upload eligibility', () => {
 
   it('shows the server message when the profile update is refused', async () => {
     openUpload(
-      { ...READY_USER, age: null },
+      { ...READY_USER, gender: null, age: null },
       {
         'PATCH /api/v1/users/profile': () => [
           422,
@@ -285,14 +284,15 @@ describe('/upload eligibility', () => {
       },
     );
     const dialog = await screen.findByRole('dialog', { name: 'Set up your profile' });
-    fireEvent.change(within(dialog).getByLabelText('Age (optional)'), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByLabelText('Female'));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save and continue' }));
     expect(await within(dialog).findByText('Age must be between 18 and 100')).toBeTruthy();
-    // Only the age is missing: the visitor may skip it.
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Skip for now' }));
-    await waitFor(() =>
-      expect(screen.queryByRole('dialog', { name: 'Set up your profile' })).toBeNull(),
-    );
+  });
+
+  it('asks once: with the gender saved and the optional age empty, no modal opens', async () => {
+    openUpload({ ...READY_USER, age: null });
+    expect(await screen.findByRole('heading', { name: 'No photos yet' })).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Set up your profile' })).toBeNull();
   });
 });
 
@@ -515,5 +515,35 @@ describe('/upload flow', () => {
     expect(await screen.findByText(MESSAGES.sessionExpired)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Start a new upload' }));
     await waitFor(() => expect(screen.queryByText(MESSAGES.sessionExpired)).toBeNull());
+  });
+});
+
+describe('/upload picks up the set on the server', () => {
+  it('opened without ?session (a reload, the dashboard), it shows the set the user left off with', async () => {
+    const server = fakeUploadServer();
+    for (let n = 1; n <= 12; n++) server.stored.push(uploadedPhoto(n));
+    const { router } = openUpload(READY_USER, {
+      ...server.handlers,
+      'GET /api/v1/upload/sessions': () => [
+        200,
+        {
+          photo_sets: [
+            {
+              id: SESSION,
+              status: 'uploading',
+              created_at: '2026-11-22T12:00:00.000Z',
+              photo_count: 12,
+              photos_purged_at: null,
+              photos_purge_due_at: null,
+              model: null,
+            },
+          ],
+        },
+      ],
+    });
+    const complete = await screen.findByRole('region', { name: 'Upload Complete' });
+    expect(within(complete).getByText(/12 of 12 photos are ready for training/)).toBeTruthy();
+    expect(router.state.location.search).toBe(`?session=${SESSION}`);
+    expect(screen.queryByRole('heading', { name: 'No photos yet' })).toBeNull();
   });
 });

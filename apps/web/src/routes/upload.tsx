@@ -10,10 +10,10 @@ import { PROFILE_QUERY_KEY } from '../features/payments/hooks';
 import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
 import { uploadGate } from '../features/upload/eligibility';
 import { ProfileSetupModal } from '../features/upload/ProfileSetupModal';
-import { dismissProfilePrompt, profilePromptDismissed } from '../features/upload/profile-prompt';
 import { Notice } from '../features/upload/UploadPanels';
 import { UploadWorkspace } from '../features/upload/UploadWorkspace';
 import { useUploadFlow } from '../features/upload/use-upload-flow';
+import { useCurrentPhotoSet } from '../features/upload/current-set';
 import { appStorage, STORAGE_KEYS } from '../lib/storage';
 import { toast } from '../lib/toast';
 
@@ -49,7 +49,7 @@ export function Component() {
   }, [gate.kind]);
 
   const [limitOpen, setLimitOpen] = useState(true);
-  // null: not decided by the visitor yet (see profile-prompt.ts).
+  // null: not decided by the visitor yet; the modal opens by itself only while gender is missing.
   const [profileChoice, setProfileOpen] = useState<boolean | null>(null);
 
   // Leave for /auth or /pricing when the account cannot upload.
@@ -70,11 +70,10 @@ export function Component() {
 
   const account = profile.data;
   const genderMissing = gate.kind === 'profile' && gate.genderMissing;
-  const profileOpen =
-    gate.kind === 'profile' &&
-    (profileChoice ?? (gate.genderMissing || !profilePromptDismissed(user?.id)));
+  const profileOpen = gate.kind === 'profile' && (profileChoice ?? gate.genderMissing);
 
-  const flow = useUploadFlow(searchParams.get('session'), {
+  const sessionParam = searchParams.get('session');
+  const flow = useUploadFlow(sessionParam, {
     onSessionChange: (id) =>
       setSearchParams(id ? { session: id } : {}, { replace: true, preventScrollReset: true }),
     onPlanRequired: () => void navigate('/pricing'),
@@ -89,6 +88,20 @@ export function Component() {
     },
   });
 
+  // Opened without a set: pick up the one the user left off with, if any, once (Upload More
+  // Photos after a finished set starts a new one and must not be sent back to it).
+  const [openedWithoutSet] = useState(sessionParam === null);
+  const adopted = useRef(false);
+  const currentSet = useCurrentPhotoSet(
+    openedWithoutSet && !adopted.current && (gate.kind === 'ready' || gate.kind === 'profile'),
+  );
+  const adoptSession = flow.adoptSession;
+  useEffect(() => {
+    if (!currentSet.data || adopted.current) return;
+    adopted.current = true;
+    adoptSession(currentSet.data.id);
+  }, [adoptSession, currentSet.data]);
+
   const startTraining = async () => {
     const sessionId = flow.sessionId;
     if (!sessionId) return;
@@ -99,10 +112,7 @@ export function Component() {
     }
   };
 
-  const dismissProfile = () => {
-    dismissProfilePrompt(user?.id);
-    setProfileOpen(false);
-  };
+  const dismissProfile = () => setProfileOpen(false);
 
   const header = (
     <header className="max-w-2xl">
@@ -119,7 +129,12 @@ export function Component() {
     </header>
   );
 
-  if (gate.kind === 'loading' || gate.kind === 'auth' || gate.kind === 'pricing') {
+  if (
+    gate.kind === 'loading' ||
+    gate.kind === 'auth' ||
+    gate.kind === 'pricing' ||
+    currentSet.isLoading
+  ) {
     return (
       <>
         <title>Upload Photos · Studioshot</title>

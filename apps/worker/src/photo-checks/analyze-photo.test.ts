@@ -143,6 +143,19 @@ describe('analyzePhoto + checkPhotoSet on real photos', () => {
     expect(verdict.advice).toEqual([PHOTO_ADVICE.sharpness]);
   });
 
+  it('refuses a photo too blurred for the detector at its own scale as blurry, not as faceless', async () => {
+    const blurred = await analyze('blurred-strong.jpg');
+    expect(blurred.faces).toHaveLength(1);
+    // Its box lies on the face, as the sharp photo's does.
+    const face = (await analyze('astronaut.jpg')).faces[0]!;
+    expect(Math.abs(blurred.faces[0]!.x - face.x)).toBeLessThan(face.width / 4);
+    expect(Math.abs(blurred.faces[0]!.y - face.y)).toBeLessThan(face.height / 4);
+    expect(blurred.sharpness).toBeLessThan(MIN_FACE_SHARPNESS);
+    const verdict = await verdictOf('blurred-strong.jpg');
+    expect(failed(verdict)).toEqual(['sharpness']);
+    expect(verdict.advice).toEqual([PHOTO_ADVICE.sharpness]);
+  });
+
   it('leaves no tensors behind, whatever the photo holds', async () => {
     await analyzer.analyzePhoto(path.join(fixtures, 'astronaut.jpg'));
     const before = analyzer.tensorsInUse();

@@ -167,6 +167,71 @@ async function faceSharpness(photo: DecodedPhoto, box: faceapi.Box): Promise<num
   );
 }
 
+async function detectIn(input: faceapi.tf.Tensor3D): Promise<faceapi.FaceDetection[]> {
+  return (await faceapi.ssdMobilenetv1(input, detectorOptions()))
+    .filter((d) => d.score >= MIN_DETECTION_SCORE)
+    .sort((a, b) => b.box.area - a.box.area);
+}
+
+/**
+ * The faces of the photo, largest first. An out-of-focus face can be missed at the detector's
+ * scale; shown smaller (the photo in the middle of a wider grey frame, which the detector shrinks
+ * as a whole) its blur shrinks too and it is found. Its box is mapped back to the photo, so the
+ * sharpness check then says the photo is blurry rather than that it has no face.
+ */
+async function detectFaces(
+  input: faceapi.tf.Tensor3D,
+  photo: DecodedPhoto,
+): Promise<faceapi.FaceDetection[]> {
+  const found = await detectIn(input);
+  if (found.length > 0) return found;
+  const width = photo.analysisWidth;
+  const height = photo.analysisHeight;
+  for (const frame of SMALLER_FACE_FRAMES) {
+    const padX = Math.round((width * (frame - 1)) / 2);
+    const padY = Math.round((height * (frame - 1)) / 2);
+    const framed = faceapi.tf.pad(
+      input,
+      [
+        [padY, padY],
+        [padX, padX],
+        [0, 0],
+      ],
+      128,
+    );
+    let detections: faceapi.FaceDetection[];
+    try {
+      detections = await detectIn(framed);
+    } finally {
+      framed.dispose();
+    }
+    const inPhoto = detections.flatMap((d) => {
+      const left = Math.max(0, d.box.x - padX);
+      const top = Math.max(0, d.box.y - padY);
+      const right = Math.min(width, d.box.x + d.box.width - padX);
+      const bottom = Math.min(height, d.box.y + d.box.height - padY);
+      if (right - left < 3 || bottom - top < 3) return [];
+      return [
+        new faceapi.FaceDetection(
+          d.score,
+          new faceapi.Rect(
+            left / width,
+            top / height,
+            (right - left) / width,
+            (bottom - top) / height,
+          ),
+          { width, height },
+        ),
+      ];
+    });
+    if (inPhoto.length > 0) return inPhoto;
+  }
+  return [];
+}
+
+/** How much wider than the photo the grey frames are in which a missed face is looked for again. */
+const SMALLER_FACE_FRAMES = [2, 3] as const;
+
 async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
   const photo = await decode(file);
   const input = faceapi.tf.tensor3d(
@@ -175,9 +240,7 @@ async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
     'int32',
   );
   try {
-    const detections = (await faceapi.ssdMobilenetv1(input, detectorOptions()))
-      .filter((d) => d.score >= MIN_DETECTION_SCORE)
-      .sort((a, b) => b.box.area - a.box.area);
+    const detections = await detectFaces(input, photo);
     // Boxes back to full-resolution pixels of the displayed photo.
     const scaleX = photo.width / photo.analysisWidth;
     const scaleY = photo.height / photo.analysisHeight;

@@ -16,7 +16,7 @@ export function AuthShowcase() {
             Studio-quality headshots from the selfies you already have
           </p>
           <p className="mt-1 text-sm text-stone-600">
-            Rated 4.9/5 by 2,847+ professionals · 1024x1024 headshots
+            Rated 4.9/5 by 2,847+ professionals · 60 studio styles · 1024x1024 headshots
           </p>
         </div>
       </div>

@@ -22,14 +22,28 @@ describe('post-auth redirects', () => {
     expect(postLoginTarget({ modelsTrained: 0, storedRedirect: null, urlRedirect: null })).toBe(
       '/dashboard',
     );
-    expect(postSignupTarget(null)).toBe('/dashboard');
-    expect(postSignupTarget('/payment?type=training')).toBe('/payment?type=training');
+    const signup = (storedRedirect: string | null, urlRedirect: string | null) =>
+      postSignupTarget({ storedRedirect, urlRedirect });
+    expect(signup(null, null)).toBe('/dashboard');
+    expect(signup(null, '/payment?type=training')).toBe('/payment?type=training');
+  });
+
+  it('after signup, sends the visitor on to the page they were going to', () => {
+    const signup = (storedRedirect: string | null) =>
+      postSignupTarget({ storedRedirect, urlRedirect: '/credits' });
+    expect(signup('/pricing')).toBe('/pricing');
+    expect(signup('/upload?session=1')).toBe('/upload?session=1');
+    expect(signup('/')).toBe('/credits');
+    expect(signup('/auth?mode=signup')).toBe('/credits');
+    expect(signup('//evil.test')).toBe('/credits');
   });
 
   it('refuses redirects to other sites', () => {
     expect(safeRedirect('https://evil.test')).toBeNull();
     expect(safeRedirect('//evil.test')).toBeNull();
     expect(safeRedirect('/\\evil.test')).toBeNull();
-    expect(postSignupTarget('//evil.test')).toBe('/dashboard');
+    expect(postSignupTarget({ storedRedirect: null, urlRedirect: '//evil.test' })).toBe(
+      '/dashboard',
+    );
   });
 });

@@ -20,7 +20,15 @@ export function postLoginTarget(input: {
   return safeRedirect(input.urlRedirect) ?? '/dashboard';
 }
 
-/** After signup the stored redirect is dropped (product spec, section 4). */
-export function postSignupTarget(urlRedirect: string | null): string {
-  return safeRedirect(urlRedirect) ?? '/dashboard';
+/**
+ * After signup the page the visitor was on their way to wins (Get Started stores /pricing), then
+ * ?redirect, then the dashboard.
+ */
+export function postSignupTarget(input: {
+  storedRedirect: string | null;
+  urlRedirect: string | null;
+}): string {
+  const stored = safeRedirect(input.storedRedirect);
+  if (stored && stored !== '/' && !stored.startsWith('/auth')) return stored;
+  return safeRedirect(input.urlRedirect) ?? '/dashboard';
 }

@@ -9,14 +9,13 @@ export const RESULTS_HEADING_ID = 'results-title';
 
 /**
  * A finished generation's headshots on a generation page, best likeness first, each with its own
- * Save (and Save All unless `saveAll` is false); `children` go under them.
+ * Download (and Download All unless `saveAll` is false); `children` go under them.
  */
 export function GenerationResults({
   result,
   heading,
   styleLabel,
   source,
-  saveLabel,
   saveAll = true,
   className,
   children,
@@ -26,7 +25,6 @@ export function GenerationResults({
   styleLabel: string;
   /** What the set was made from, when the page names it ('4 headshots from ...'). */
   source?: string;
-  saveLabel?: string;
   saveAll?: boolean;
   className?: string;
   children?: ReactNode;
@@ -46,7 +44,6 @@ export function GenerationResults({
           </>
         }
         styleLabel={styleLabel}
-        saveLabel={saveLabel}
         saving={downloads.saving}
         onSave={(image: GeneratedImage) => void downloads.save(image)}
         onSaveAll={saveAll ? () => void downloads.saveAll(result.images) : undefined}

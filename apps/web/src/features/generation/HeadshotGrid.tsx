@@ -18,7 +18,6 @@ function HeadshotCard({
   image,
   number,
   styleLabel,
-  saveLabel,
   saving,
   disabled,
   showRank,
@@ -27,7 +26,6 @@ function HeadshotCard({
   image: GeneratedImage;
   number: number;
   styleLabel: string;
-  saveLabel: string;
   saving: boolean;
   disabled: boolean;
   showRank: boolean;
@@ -81,11 +79,11 @@ function HeadshotCard({
             type="button"
             onClick={onSave}
             disabled={disabled}
-            aria-label={`${saveLabel} ${title}`}
+            aria-label={`Download ${title}`}
             className={`${buttonClass('secondary', 'sm')} mt-auto w-full`}
           >
             {saving ? <Spinner className="size-4" /> : <DownloadIcon />}
-            {saveLabel}
+            Download
           </button>
         </div>
       </article>
@@ -94,8 +92,8 @@ function HeadshotCard({
 }
 
 /**
- * A generation's headshots: each with its number, style, rank and likeness and its own Save,
- * plus Save All. Images that fail to load become a card naming the image and its address.
+ * A generation's headshots: each with its number, style, rank and likeness and its own
+ * Download, plus Download All (the one wording of every page). Images that fail to load become a card naming the image and its address.
  */
 export function HeadshotGrid({
   images,
@@ -103,8 +101,6 @@ export function HeadshotGrid({
   headingId,
   description,
   styleLabel,
-  saveLabel = 'Save',
-  saveAllLabel = 'Save All',
   saving,
   showRank = true,
   onSave,
@@ -115,13 +111,11 @@ export function HeadshotGrid({
   headingId: string;
   description?: ReactNode;
   styleLabel: string;
-  saveLabel?: string;
-  saveAllLabel?: string;
-  /** The id being saved, 'all' during Save All, or null. */
+  /** The id being saved, 'all' during Download All, or null. */
   saving: string | null;
   showRank?: boolean;
   onSave: (image: GeneratedImage) => void;
-  /** Without it the grid has no Save All of its own (the page offers one elsewhere). */
+  /** Without it the grid has no Download All of its own (the page offers one elsewhere). */
   onSaveAll?: () => void;
 }) {
   return (
@@ -145,7 +139,7 @@ export function HeadshotGrid({
             className={buttonClass('primary')}
           >
             {saving === 'all' ? <Spinner className="size-4" /> : <DownloadIcon />}
-            {saveAllLabel}
+            Download All
           </button>
         )}
       </div>
@@ -156,7 +150,6 @@ export function HeadshotGrid({
             image={image}
             number={index + 1}
             styleLabel={styleLabel}
-            saveLabel={saveLabel}
             saving={saving === image.id}
             disabled={saving !== null}
             showRank={showRank}

@@ -176,7 +176,9 @@ export function nextIdempotencyKey(state: GenerationState, fresh: () => string):
   return fresh();
 }
 
-export function isBusy(state: GenerationState): boolean {
+export function isBusy(
+  state: GenerationState,
+): state is Extract<GenerationState, { phase: 'submitting' | 'running' | 'collecting' }> {
   return state.phase === 'submitting' || state.phase === 'running' || state.phase === 'collecting';
 }
 

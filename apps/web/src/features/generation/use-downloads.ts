@@ -33,8 +33,8 @@ function announce(outcomes: DownloadOutcome[]): void {
 }
 
 /**
- * Per-image Save and Save All for a grid of headshots, with what happened told in a toast.
- * `saving` is the id being saved, 'all' during Save All, or null.
+ * Per-image Download and Download All for a grid of headshots, with what happened told in a toast.
+ * `saving` is the id being saved, 'all' during Download All, or null.
  */
 export function useImageDownloads(deps?: DownloadDeps) {
   const [saving, setSaving] = useState<string | null>(null);

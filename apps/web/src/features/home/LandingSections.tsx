@@ -7,7 +7,7 @@ import type { ResultsEstimate } from '../queue/durations';
 import { usePublicResultsEstimate } from '../queue/use-public-estimate';
 import { Claim, UNTIMED_CLAIM } from './Claim';
 import { useGetStarted } from './use-get-started';
-import { STARTING_PRICE } from './starting-price';
+import { ORDER_IMAGES, ORDER_PRICE, PLANS_FROM } from './starting-price';
 
 /**
  * The parts of the landing page that depend on the public wait-time estimate, and the sections
@@ -24,8 +24,8 @@ export function TimeClaim() {
 function reasons(results: ResultsEstimate | null) {
   return [
     {
-      title: 'Studio quality at 1024x1024',
-      body: 'Crisp, evenly lit portraits of 1024x1024 pixels, sized for LinkedIn, your company site and team pages.',
+      title: 'Studio-lit portraits',
+      body: 'Crisp, evenly lit 1024x1024 portraits, ready for LinkedIn and your company site.',
     },
     {
       // Only the title depends on the estimate, so the card keeps its size when it arrives.
@@ -46,8 +46,8 @@ const REASONS = [
     body: 'We train a personal model on your own 10-20 photos, so every headshot still looks like you.',
   },
   {
-    title: `Pay once, from ${STARTING_PRICE}`,
-    body: `Starting at ${STARTING_PRICE} with no monthly commitments. Buy credits when you need them; each generation makes 4 images.`,
+    title: `Plans from ${PLANS_FROM} a month`,
+    body: `Every plan trains your own model and brings credits each month; cancel any time. Once your model is trained, ${ORDER_IMAGES} more headshots are a one-off ${ORDER_PRICE}.`,
   },
   {
     title: '30-day money-back guarantee',
@@ -230,7 +230,7 @@ export function LandingSections() {
               : 'Your next headshot is a few selfies away'}
           </h2>
           <p className="mt-3 text-stone-600">
-            Starting at {STARTING_PRICE} · No monthly commitments ·{' '}
+            Plans from {PLANS_FROM} a month · Cancel any time ·{' '}
             <Link className="underline underline-offset-4 hover:text-stone-950" to="/refunds">
               30-day money-back guarantee
             </Link>

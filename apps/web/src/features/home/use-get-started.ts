@@ -4,7 +4,9 @@ import { api } from '../../lib/api';
 import { setAuthRedirect, useSession } from '../auth/session-store';
 import { getStartedTarget } from './get-started';
 
-/** Get Started (product spec, Home): signed out goes to /auth and returns to /pricing. */
+/**
+ * Get Started (product spec, Home): signed out opens Create Account and continues to /pricing.
+ */
 export function useGetStarted() {
   const navigate = useNavigate();
   const { status } = useSession();
@@ -13,7 +15,7 @@ export function useGetStarted() {
   const start = useCallback(async () => {
     if (status !== 'authenticated') {
       setAuthRedirect('/pricing');
-      await navigate('/auth');
+      await navigate('/auth?mode=signup');
       return;
     }
     setBusy(true);

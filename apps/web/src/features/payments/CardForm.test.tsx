@@ -11,7 +11,7 @@ function fillCard(number = '4242424242424242') {
 }
 
 describe('CardForm', () => {
-  it('formats the fields and keeps submit disabled until the card is complete', () => {
+  it('formats the fields; Pay reads as disabled until the card is complete, yet stays focusable', () => {
     render(
       <CardForm
         amountCents={2499}
@@ -23,7 +23,11 @@ describe('CardForm', () => {
     );
     expect(screen.getByText('Test Mode Active')).toBeTruthy();
     const pay = screen.getByRole('button', { name: 'Pay $24.99' }) as HTMLButtonElement;
-    expect(pay.disabled).toBe(true);
+    expect(pay.getAttribute('aria-disabled')).toBe('true');
+    // Focusable, so Tab stops on it rather than leaving the form.
+    expect(pay.disabled).toBe(false);
+    pay.focus();
+    expect(document.activeElement).toBe(pay);
 
     // Why Pay is disabled is said in words, and tied to the button.
     const why = () => document.getElementById(pay.getAttribute('aria-describedby') ?? '');
@@ -40,7 +44,7 @@ describe('CardForm', () => {
       '4242 4242 4242 4242',
     );
     expect((screen.getByLabelText('Expiry (MM/YY)') as HTMLInputElement).value).toBe('12/34');
-    expect(pay.disabled).toBe(false);
+    expect(pay.getAttribute('aria-disabled')).toBeNull();
     expect(pay.getAttribute('aria-describedby')).toBeNull();
     expect(screen.queryByText(/Please complete card information/)).toBeNull();
   });
@@ -89,8 +93,8 @@ describe('CardForm', () => {
       expect(field(label).getAttribute('aria-invalid')).toBeNull();
       expect(field(label).getAttribute('aria-describedby')).toBeNull();
     }
-    expect((screen.getByRole('button', { name: 'Pay $9.99' }) as HTMLButtonElement).disabled).toBe(
-      true,
+    expect(screen.getByRole('button', { name: 'Pay $9.99' }).getAttribute('aria-disabled')).toBe(
+      'true',
     );
     expect(screen.getByText(/Please complete card information: name on card\./)).toBeTruthy();
   });

@@ -68,7 +68,7 @@ function listOf(fields: CardField[]): string {
 /**
  * The test-mode card form (product spec 4 and 5). Each field is checked as it is typed: a field
  * shows its problem once it has been left (or at once when no more typing can fix it, such as
- * month 13), marked aria-invalid and described by the message. Pay stays disabled until the card
+ * month 13), marked aria-invalid and described by the message. Pay reads as disabled until the card
  * is complete and says what is missing; Enter in a field pays once it is complete.
  */
 export function CardForm({
@@ -217,11 +217,14 @@ export function CardForm({
         <FormError message={error} />
       </div>
 
+      {/* Until the card is complete Pay only looks disabled: it keeps its place in the Tab order
+          (Tab does not jump past it to the footer), and pressing it shows what is missing. */}
       <button
         type="submit"
-        disabled={!complete || processing}
+        disabled={processing}
+        aria-disabled={!complete || undefined}
         aria-describedby={!complete && !processing ? hintId : undefined}
-        className={`${buttonClass('primary', 'lg')} mt-5 w-full`}
+        className={`${buttonClass('primary', 'lg')} mt-5 w-full aria-disabled:cursor-not-allowed aria-disabled:opacity-60`}
       >
         {processing ? <Spinner className="size-4" /> : <LockIcon />}
         {processing ? 'Processing Secure Payment...' : `Pay ${formatDollars(amountCents)}`}

@@ -4,6 +4,7 @@ import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
 import type { UpgradeProration } from './billing-api';
 import { cycleFigures, monthsFreeText, perPeriod } from './billing-cycle';
 import {
+  creditsWithHeadshots,
   formatDate,
   formatDollars,
   planLabel,
@@ -39,7 +40,7 @@ function planLines(order: Extract<PaymentOrder, { kind: 'training-plan' }>): str
     return [
       'Monthly subscription, cancel any time',
       `${plural(plan.training_limit, 'personal AI model')}`,
-      `${plan.credits} headshot credits every month`,
+      `${creditsWithHeadshots(plan.credits)} every month`,
     ];
   }
   const figures = cycleFigures(plan.price_cents, cycle);
@@ -47,7 +48,7 @@ function planLines(order: Extract<PaymentOrder, { kind: 'training-plan' }>): str
     'Annual subscription, renews yearly, cancel any time',
     `${formatDollars(figures.perMonthCents)} a month billed yearly: ${monthsFreeText()} (you save ${formatDollars(figures.savedCents)})`,
     `${plural(plan.training_limit, 'personal AI model')}`,
-    `${plan.credits} headshot credits every month, all year`,
+    `${creditsWithHeadshots(plan.credits)} every month, all year`,
     ...cycleExtras(plan, cycle),
   ];
 }
@@ -82,7 +83,7 @@ function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Sum
           lines: [
             `From your ${planLabel(order.from)} plan`,
             `${plural(order.plan.training_limit, 'personal AI model')}`,
-            `${order.plan.credits} headshot credits every month`,
+            `${creditsWithHeadshots(order.plan.credits)} every month`,
             'Takes effect immediately',
           ],
           per: '/month',
@@ -98,7 +99,7 @@ function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Sum
             proration.credits > 0
               ? `${plural(proration.credits, 'extra credit')} now, for the rest of this month`
               : 'Your monthly credits move up next month',
-            `${order.plan.credits} headshot credits every month from then on`,
+            `${creditsWithHeadshots(order.plan.credits)} every month from then on`,
             `Annual billing: your plan renews yearly, next on ${formatDate(proration.period_end)}`,
             ...cycleExtras(order.plan, 'annual'),
           ],
@@ -119,7 +120,7 @@ function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Sum
       return {
         title: order.pack.name,
         lines: [
-          `${order.pack.credits} headshot credits`,
+          creditsWithHeadshots(order.pack.credits),
           `$${pricePerCredit(order.pack)} per credit`,
           'Credits never expire',
         ],

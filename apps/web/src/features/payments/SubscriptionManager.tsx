@@ -264,7 +264,7 @@ export function SubscriptionManager({ className = '' }: { className?: string }) 
           )}
           <p className="mt-3 text-stone-700">
             You are on the <span className="font-medium">Free</span> plan. Subscribe to train your
-            own AI model and get headshot credits every month.
+            own AI model and get credits every month.
           </p>
           <p className="mt-1 text-sm text-stone-500">
             Plans start at {formatDollars(LOWEST_PLAN_CENTS)}/month. Cancel any time.

@@ -68,6 +68,8 @@ export interface PaymentSuccess {
   message: string;
   /** Where the page goes by itself, after `delayMs`. */
   redirectTo: string;
+  /** The success card's button, naming that page. */
+  nextLabel: string;
   delayMs: number;
 }
 
@@ -132,6 +134,7 @@ export async function completeOrder(
           ? message
           : `${message} ${MESSAGES.trainingUploadNext}`,
         redirectTo: '/upload',
+        nextLabel: 'Continue to Upload Photos',
         delayMs: REDIRECT_DELAY_MS,
       };
     }
@@ -146,6 +149,7 @@ export async function completeOrder(
       return {
         message: `${added} credits have been added to your account.`,
         redirectTo: '/dashboard',
+        nextLabel: 'Go to Dashboard',
         delayMs: CREDITS_REDIRECT_DELAY_MS,
       };
     }
@@ -159,6 +163,7 @@ export async function completeOrder(
       return {
         message: 'Payment successful! Your 4 headshots are being prepared...',
         redirectTo: generationResultPath(order, intent.payment_intent_id),
+        nextLabel: 'See Your Headshots',
         delayMs: REDIRECT_DELAY_MS,
       };
     }

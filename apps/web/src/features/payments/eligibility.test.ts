@@ -58,6 +58,7 @@ describe('pricing navigation state', () => {
     expect(readPricingState({ reason: 'upgrade' })?.message).toBe(
       'Upgrade your plan to train more models:',
     );
+    expect(readPricingState({ reason: 'plan' })?.message).toMatch(/training comes with a plan/);
     expect(readPricingState({ reason: 'other', message: 'x' })).toBeNull();
     expect(readPricingState(null)).toBeNull();
   });

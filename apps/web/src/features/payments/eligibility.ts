@@ -9,7 +9,7 @@ interface EligibilityProfile {
 
 /** Navigation state /pricing reads to show its Need Credits or upgrade banner. */
 export interface PricingNavigationState {
-  reason: 'credits' | 'upgrade';
+  reason: 'credits' | 'upgrade' | 'plan';
   message: string;
 }
 
@@ -21,6 +21,19 @@ export const NEED_CREDITS_STATE: PricingNavigationState = {
 export const NEED_UPGRADE_STATE: PricingNavigationState = {
   reason: 'upgrade',
   message: 'Upgrade your plan to train more models:',
+};
+
+/** A free account on its way to its first model: training comes with a plan. */
+export const NEED_PLAN_STATE: PricingNavigationState = {
+  reason: 'plan',
+  message:
+    'Your headshots come from a model trained on your photos, and training comes with a plan. Choose one below:',
+};
+
+const DEFAULT_MESSAGES: Record<PricingNavigationState['reason'], string> = {
+  credits: NEED_CREDITS_STATE.message,
+  upgrade: NEED_UPGRADE_STATE.message,
+  plan: NEED_PLAN_STATE.message,
 };
 
 export type TrainingEligibility =
@@ -61,14 +74,9 @@ export function generateEligibility(
 export function readPricingState(state: unknown): PricingNavigationState | null {
   if (typeof state !== 'object' || state === null) return null;
   const { reason, message } = state as Record<string, unknown>;
-  if (reason !== 'credits' && reason !== 'upgrade') return null;
+  if (reason !== 'credits' && reason !== 'upgrade' && reason !== 'plan') return null;
   return {
     reason,
-    message:
-      typeof message === 'string' && message.trim()
-        ? message
-        : reason === 'credits'
-          ? NEED_CREDITS_STATE.message
-          : NEED_UPGRADE_STATE.message,
+    message: typeof message === 'string' && message.trim() ? message : DEFAULT_MESSAGES[reason],
   };
 }

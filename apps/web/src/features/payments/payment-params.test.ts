@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { SelectedPlan } from './client-storage';
 import { MESSAGES } from '@studioshot/contracts/messages';
+import { CREDIT_PACKAGES, PLANS } from './catalogue';
 import {
   generationResultPath,
   orderFromIntent,
   orderKey,
   parsePaymentParams,
   paymentBackTarget,
-  paymentHeading,
+  checkoutWording,
   readBillingCycle,
   trainingPaymentPath,
   type PaymentOrder,
@@ -194,11 +195,29 @@ describe('/payment query parameters', () => {
     });
   });
 
-  it('has the spec headings and back targets', () => {
-    expect(paymentHeading('training')).toBe('Complete Training Payment');
-    expect(paymentHeading('upgrade')).toBe('Complete Training Payment');
-    expect(paymentHeading('credits')).toBe('Purchase Credits');
-    expect(paymentHeading('generation')).toBe('Complete Your Order');
+  it('words a subscription as one and a one-off purchase as one; has the back targets', () => {
+    const plan = PLANS.find((p) => p.id === 'professional')!;
+    const selected = professional;
+    const monthly = checkoutWording(
+      { kind: 'training-plan', plan, selected, cycle: 'monthly' },
+      'training',
+    );
+    expect(monthly.heading).toBe('Start Your Subscription');
+    expect(monthly.lead).toMatch(/renews every month until you cancel/);
+    expect(monthly.lead).not.toMatch(/once/);
+    expect(
+      checkoutWording({ kind: 'training-plan', plan, selected, cycle: 'annual' }, 'training').lead,
+    ).toMatch(/renews every year/);
+    expect(checkoutWording({ kind: 'upgrade', plan, from: 'starter' }, 'upgrade').heading).toBe(
+      'Upgrade Your Subscription',
+    );
+    const pack = CREDIT_PACKAGES[0]!;
+    expect(checkoutWording({ kind: 'credits', pack }, 'credits')).toEqual({
+      heading: 'Purchase Credits',
+      lead: 'Secure checkout. A one-off purchase: you are charged once, when you pay.',
+    });
+    expect(checkoutWording(null, 'generation').heading).toBe('Complete Your Order');
+    expect(checkoutWording(null, 'generation').lead).toMatch(/charged once/);
     expect(paymentBackTarget('training')).toBe('/pricing');
     expect(paymentBackTarget('credits')).toBe('/pricing');
     expect(paymentBackTarget('generation')).toBe('/generate');

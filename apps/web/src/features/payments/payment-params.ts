@@ -166,11 +166,45 @@ export function paymentBackTarget(type: string): string {
   return '/dashboard';
 }
 
-export function paymentHeading(type: string): string {
-  if (type === 'training' || type === 'upgrade') return 'Complete Training Payment';
-  if (type === 'credits') return 'Purchase Credits';
-  return 'Complete Your Order';
+const ONE_OFF = 'Secure checkout. A one-off purchase: you are charged once, when you pay.';
+
+/**
+ * The checkout's title and the line under it, in the words of what is bought: a subscription
+ * speaks of renewing, a one-off purchase of being charged once. Without an order yet (a problem,
+ * a resumed payment loading), the page's type decides.
+ */
+export function checkoutWording(
+  order: PaymentOrder | null,
+  type: string,
+): { heading: string; lead: string } {
+  switch (order?.kind) {
+    case 'training-plan':
+      return {
+        heading: 'Start Your Subscription',
+        lead: `Secure checkout. Your plan renews every ${order.cycle === 'annual' ? 'year' : 'month'} until you cancel; cancel any time.`,
+      };
+    case 'upgrade':
+      return UPGRADE_WORDING;
+    case 'training-slot':
+    case 'training-pack':
+      return { heading: 'Buy Trainings', lead: ONE_OFF };
+    case 'credits':
+      return { heading: 'Purchase Credits', lead: ONE_OFF };
+    case 'generation':
+      return { heading: 'Complete Your Order', lead: ONE_OFF };
+    case undefined:
+      if (type === 'upgrade') return UPGRADE_WORDING;
+      if (type === 'training')
+        return { heading: 'Start Your Subscription', lead: 'Secure checkout.' };
+      if (type === 'credits') return { heading: 'Purchase Credits', lead: ONE_OFF };
+      return { heading: 'Complete Your Order', lead: ONE_OFF };
+  }
 }
+
+const UPGRADE_WORDING = {
+  heading: 'Upgrade Your Subscription',
+  lead: 'Secure checkout. You pay the difference for this period today; the plan then renews at its new price.',
+};
 
 /** A stable key per order, so one visit creates one payment intent. */
 export function orderKey(order: PaymentOrder): string {

@@ -10,6 +10,7 @@ import { toast } from '../../lib/toast';
 import { DeletePhotoSetDialog } from './DeletePhotoSetDialog';
 import { formatDate, formatDateTime } from './format';
 import { usePrivacyFacts } from './privacy-facts';
+import { continueTarget } from '../upload/current-set';
 import { fetchPhotoSets, PHOTO_SETS_QUERY_KEY } from './settings-api';
 
 /** How often the list is read again while a set is still being deleted. */
@@ -50,6 +51,9 @@ function PhotoSetRow({
   onDelete: (set: PhotoSet) => void;
 }) {
   const purged = set.photos_purged_at !== null;
+  // A set that trained nothing yet and is still open can be picked up where it was left.
+  const trainable =
+    !purged && set.model === null && set.status !== 'expired' && set.photo_count > 0;
   const titleId = `photo-set-${set.id}`;
   return (
     <li
@@ -85,14 +89,25 @@ function PhotoSetRow({
         </p>
       ) : (
         !purged && (
-          <button
-            type="button"
-            onClick={() => onDelete(set)}
-            aria-label={`Delete photos uploaded ${formatDateTime(set.created_at)}`}
-            className={buttonClass('secondary', 'sm')}
-          >
-            Delete photos
-          </button>
+          <div className="flex flex-wrap gap-2">
+            {trainable && (
+              <Link
+                to={continueTarget(set)}
+                aria-label={`Train from these photos, uploaded ${formatDateTime(set.created_at)}`}
+                className={buttonClass('primary', 'sm')}
+              >
+                Train from these photos
+              </Link>
+            )}
+            <button
+              type="button"
+              onClick={() => onDelete(set)}
+              aria-label={`Delete photos uploaded ${formatDateTime(set.created_at)}`}
+              className={buttonClass('secondary', 'sm')}
+            >
+              Delete photos
+            </button>
+          </div>
         )
       )}
     </li>

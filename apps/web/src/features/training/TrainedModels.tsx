@@ -123,7 +123,8 @@ export function TrainedModels({
   loading: boolean;
   hasCredits: boolean;
   onGenerate: (modelId: string) => void;
-  onTrainFirst: () => void;
+  /** The empty list's Train Your First Model; left out where the page offers a clearer step. */
+  onTrainFirst?: () => void;
   /** The section's Train New Model control. */
   trainAction?: ReactNode;
   /** Each model's Delete action (the dashboard confirms first). */
@@ -177,9 +178,15 @@ export function TrainedModels({
           <p className="mx-auto mt-1 max-w-sm text-sm text-stone-600">
             Upload 10-20 photos of yourself and we will train a personal model that knows your face.
           </p>
-          <button type="button" onClick={onTrainFirst} className={`${buttonClass('primary')} mt-5`}>
-            Train Your First Model
-          </button>
+          {onTrainFirst && (
+            <button
+              type="button"
+              onClick={onTrainFirst}
+              className={`${buttonClass('primary')} mt-5`}
+            >
+              Train Your First Model
+            </button>
+          )}
         </div>
       ) : (
         <ul className="mt-2 divide-y divide-stone-100">

@@ -11,6 +11,7 @@ import type { TrainingJob } from './training-api';
 import {
   clampProgress,
   displayName,
+  lowerOf,
   MIN_BAR_PERCENT,
   type ConnectionState,
 } from './training-logic';
@@ -69,7 +70,10 @@ export function TrainingProgressCard({
   const name = displayName(job);
   const estimate = useWaitEstimate('training', !job.estimated_completion);
   const now = useNow();
-  const secondsLeft = trainingSecondsLeft({ ...job, progress }, now, estimate.data);
+  const secondsLeft = useNeverRising(
+    job.id,
+    trainingSecondsLeft({ ...job, progress }, now, estimate.data),
+  );
   return (
     <section aria-labelledby="training-progress-title" className={`${cardClass} p-6 sm:p-8`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -140,4 +144,20 @@ export function TrainingProgressCard({
       </div>
     </section>
   );
+}
+
+/**
+ * The time remaining as a countdown: the estimate is extrapolated afresh on each update and can
+ * come out a little higher than a moment before (0 s, then 1 s); the card shows the lowest seen
+ * for this job instead, so it never goes up.
+ */
+function useNeverRising(jobId: string, seconds: number | null): number | null {
+  const [lowest, setLowest] = useState<{ jobId: string; seconds: number } | null>(null);
+  const shown = lowerOf(lowest?.jobId === jobId ? lowest.seconds : null, seconds);
+  useEffect(() => {
+    if (shown !== null && (lowest?.jobId !== jobId || shown < lowest.seconds)) {
+      setLowest({ jobId, seconds: shown });
+    }
+  }, [jobId, lowest, shown]);
+  return shown;
 }

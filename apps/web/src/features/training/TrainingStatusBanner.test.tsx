@@ -39,6 +39,12 @@ describe('global training status banner', () => {
       within(await banner()).getByRole('link', { name: 'Ada Portraits ready! Click to generate' }),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/generate'));
+    // Where the user can already generate, it has nothing to offer.
+    await waitFor(() =>
+      expect(screen.queryByRole('complementary', { name: 'Training status' })).toBeNull(),
+    );
+    await act(() => router.navigate('/test'));
+    expect(await banner()).toBeTruthy();
   });
 
   it('failed: "{name} failed. Click to retry" to /upload', async () => {

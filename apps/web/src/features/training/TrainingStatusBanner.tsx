@@ -56,6 +56,9 @@ const TONES = {
   failed: 'border-red-200 bg-red-50 text-red-900',
 } as const;
 
+/** The pages with a Generate button. */
+const GENERATE_PAGES = new Set(['/generate', '/generate-trained']);
+
 /**
  * Global status banner (product spec): training shows the model name, percent and a bar;
  * completed reads '{name} ready! Click to generate'; failed '{name} failed. Click to retry'.
@@ -75,6 +78,8 @@ export function TrainingStatusBanner() {
   const name = displayName(job);
   const progress = clampProgress(job.progress);
   const kind = job.status === 'completed' || job.status === 'failed' ? job.status : 'training';
+  // Where the user can already generate, "ready! Click to generate" has nothing to offer.
+  if (kind === 'completed' && GENERATE_PAGES.has(location.pathname)) return null;
   const to = kind === 'failed' ? '/upload' : '/generate';
 
   return (

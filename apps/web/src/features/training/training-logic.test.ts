@@ -9,6 +9,8 @@ import {
   createAnnouncementLog,
   dashboardBanner,
   defaultModelName,
+  lowerOf,
+  MODEL_NAME_MAX,
   detectChanges,
   failureToastMessage,
   mergeModels,
@@ -175,16 +177,36 @@ describe('dashboardBanner', () => {
 });
 
 describe('names', () => {
-  it('suggests a model name from the user', () => {
-    expect(defaultModelName({ first_name: 'Ada', name: 'Ada Lovelace' })).toBe(
-      "Ada's Headshot Model",
+  it('suggests a model name from the user and the day, so two models read apart', () => {
+    const day = new Date('2026-11-27T12:00:00Z');
+    expect(defaultModelName({ first_name: 'Ada', name: 'Ada Lovelace' }, day)).toBe(
+      "Ada's Headshot Model, 27 Nov 2026",
     );
-    expect(defaultModelName({ name: 'Charles Babbage' })).toBe("Charles' Headshot Model");
-    expect(defaultModelName({ email: 'x@example.com' })).toBe('My Headshot Model');
-    expect(defaultModelName(null)).toBe('My Headshot Model');
+    expect(defaultModelName({ name: 'Charles Babbage' }, day)).toBe(
+      "Charles' Headshot Model, 27 Nov 2026",
+    );
+    expect(defaultModelName({ email: 'x@example.com' }, day)).toBe(
+      'My Headshot Model, 27 Nov 2026',
+    );
+    expect(defaultModelName(null, new Date('2026-12-01T12:00:00Z'))).toBe(
+      'My Headshot Model, 1 Dec 2026',
+    );
+    expect(defaultModelName({ name: 'x'.repeat(200) }, day)).toHaveLength(MODEL_NAME_MAX);
   });
 
   it('shows the first 8 characters of an id', () => {
     expect(shortId('3a1f0c2e-8b4d-4c6e')).toBe('3a1f0c2e');
+  });
+});
+
+describe('time remaining', () => {
+  it('never goes up: the lower of the last shown and the new estimate', () => {
+    const shown: (number | null)[] = [];
+    let last: number | null = null;
+    for (const estimate of [null, 3, 2, 1, 0, 1, null, 0]) {
+      last = lowerOf(last, estimate);
+      shown.push(last);
+    }
+    expect(shown).toEqual([null, 3, 2, 1, 0, 0, 0, 0]);
   });
 });

@@ -251,18 +251,29 @@ interface NamedUser {
   email?: string | null;
 }
 
-/** A first model's suggested name: "Ada's Headshot Model", else "My Headshot Model". */
-export function defaultModelName(user: NamedUser | null | undefined): string {
+/**
+ * A model's suggested name, with the day it is trained so two models never read the same in the
+ * picker: "Ada's Headshot Model, 27 Nov 2026", else "My Headshot Model, 27 Nov 2026".
+ */
+export function defaultModelName(user: NamedUser | null | undefined, now = new Date()): string {
   const candidates = [user?.first_name, user?.name, user?.full_name]
     .map((value) => value?.trim())
     .filter((value): value is string => Boolean(value));
   const first = candidates[0]?.split(/\s+/)[0];
-  if (!first) return 'My Headshot Model';
-  const possessive = /s$/i.test(first) ? `${first}'` : `${first}'s`;
-  return `${possessive} Headshot Model`.slice(0, MODEL_NAME_MAX);
+  const owner = !first ? 'My' : /s$/i.test(first) ? `${first}'` : `${first}'s`;
+  const day = now.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  const suffix = ` Headshot Model, ${day}`;
+  return `${owner.slice(0, MODEL_NAME_MAX - suffix.length)}${suffix}`;
 }
 
 /** First 8 characters of an id, as the model list shows it. */
 export function shortId(id: string): string {
   return id.slice(0, 8);
+}
+
+/** The lower of two remaining times, either unknown (null); unknown only when both are. */
+export function lowerOf(previous: number | null, next: number | null): number | null {
+  if (previous === null) return next;
+  if (next === null) return previous;
+  return Math.min(previous, next);
 }

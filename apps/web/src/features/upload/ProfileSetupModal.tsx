@@ -1,31 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES } from '@studioshot/contracts/messages';
-import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Spinner } from '../../components/PageState';
-import { FormError, TextField } from '../../components/TextField';
-import { buttonClass } from '../../components/ui';
-import { errorMessage } from '../../lib/api-client';
-import { queryClient } from '../../lib/query-client';
-import { replaceUser } from '../auth/session-store';
 import { Modal } from '../../components/Modal';
-import { PROFILE_QUERY_KEY } from '../payments/hooks';
-import { MAX_AGE, MIN_AGE } from './constants';
-import {
-  ZProfileSetupFormSchema,
-  type ProfileSetupInput,
-  type ProfileSetupValues,
-} from './profile-setup-schema';
-import { updateProfile } from './upload-api';
-
-const GENDERS = [
-  { value: 'female', label: 'Female' },
-  { value: 'male', label: 'Male' },
-] as const;
+import { buttonClass } from '../../components/ui';
+import { StyleProfileForm } from './StyleProfileForm';
 
 /**
- * Profile setup before the first upload: gender (required) and age (optional, 18-100), used to
- * dress and style the headshots. Saved with PATCH /api/v1/users/profile.
+ * Profile setup before the first upload: it opens only while the gender is missing (the age is
+ * optional); both can be changed later in Settings.
  */
 export function ProfileSetupModal({
   open,
@@ -41,87 +20,23 @@ export function ProfileSetupModal({
   /** Gender is still missing: the photos cannot go up without it. */
   genderRequired: boolean;
 }) {
-  const [serverError, setServerError] = useState<string | null>(null);
-  const genderErrorId = useId();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ProfileSetupInput, unknown, ProfileSetupValues>({
-    resolver: zodResolver(ZProfileSetupFormSchema),
-    defaultValues: {
-      gender:
-        defaults.gender === 'male' || defaults.gender === 'female' ? defaults.gender : undefined,
-      age: defaults.age ? String(defaults.age) : '',
-    },
-  });
-
-  const submit = handleSubmit(async (values) => {
-    setServerError(null);
-    try {
-      const user = await updateProfile({ gender: values.gender, age: values.age });
-      queryClient.setQueryData(PROFILE_QUERY_KEY, user);
-      replaceUser(user);
-      onSaved();
-    } catch (error) {
-      setServerError(errorMessage(error, MESSAGES.profileUpdateFailed));
-    }
-  });
-
   return (
     <Modal open={open} onClose={onClose} eyebrow="Before you upload" title="Set up your profile">
-      <p className="text-stone-600">
-        We use this to choose the right attire and styles for your headshots.
+      <p className="mb-6 text-stone-600">
+        We use this to choose the right attire and styles for your headshots. You can change it
+        later in Settings.
       </p>
-      <form onSubmit={submit} noValidate className="mt-6 space-y-5" aria-label="Profile setup">
-        <fieldset aria-describedby={errors.gender ? genderErrorId : undefined}>
-          <legend className="text-sm font-medium text-stone-800">
-            Gender <span className="font-normal text-stone-500">(required)</span>
-          </legend>
-          <div className="mt-2 grid grid-cols-2 gap-3">
-            {GENDERS.map((option, index) => (
-              <label
-                key={option.value}
-                className="flex cursor-pointer items-center gap-3 rounded-xl border border-stone-300 bg-white px-4 py-3 text-stone-900 shadow-sm transition-colors hover:border-stone-400 has-checked:border-accent-600 has-checked:bg-accent-50 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-accent-600"
-              >
-                <input
-                  type="radio"
-                  value={option.value}
-                  className="size-4 accent-accent-600 focus-visible:outline-none"
-                  aria-invalid={errors.gender ? true : undefined}
-                  data-autofocus={index === 0 || undefined}
-                  {...register('gender')}
-                />
-                {option.label}
-              </label>
-            ))}
-          </div>
-          {errors.gender?.message && (
-            <p id={genderErrorId} className="mt-1.5 text-sm text-red-700" role="alert">
-              {errors.gender.message}
-            </p>
-          )}
-        </fieldset>
-        <TextField
-          label="Age (optional)"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={3}
-          hint={`${MIN_AGE}-${MAX_AGE}. Helps us match your look; leave it empty if you prefer.`}
-          error={errors.age?.message}
-          {...register('age')}
-        />
-        <FormError message={serverError} />
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <StyleProfileForm
+        defaults={defaults}
+        onSaved={onSaved}
+        submitLabel="Save and continue"
+        autoFocus
+        secondary={
           <button type="button" onClick={onClose} className={buttonClass('ghost')}>
             {genderRequired ? 'Not now' : 'Skip for now'}
           </button>
-          <button type="submit" disabled={isSubmitting} className={buttonClass('primary')}>
-            {isSubmitting && <Spinner className="size-4" />}
-            {isSubmitting ? 'Saving...' : 'Save and continue'}
-          </button>
-        </div>
-      </form>
+        }
+      />
     </Modal>
   );
 }

@@ -56,15 +56,12 @@ describe('upload eligibility', () => {
     ).toMatchObject({ kind: 'limit' });
   });
 
-  it('asks for the profile when gender or age is missing', () => {
+  it('asks for the profile only while the gender is missing: the age is optional', () => {
     expect(uploadGate({ ...signedIn, profile: { ...paid, gender: null } })).toEqual({
       kind: 'profile',
       genderMissing: true,
     });
-    expect(uploadGate({ ...signedIn, profile: { ...paid, age: null } })).toEqual({
-      kind: 'profile',
-      genderMissing: false,
-    });
+    expect(uploadGate({ ...signedIn, profile: { ...paid, age: null } })).toEqual({ kind: 'ready' });
     expect(uploadGate({ ...signedIn, profile: paid })).toEqual({ kind: 'ready' });
   });
 

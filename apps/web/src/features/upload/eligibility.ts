@@ -45,10 +45,9 @@ export function uploadGate(input: {
   if (limit <= 0) return { kind: 'pricing', reason: 'plan' };
   const trained = profile.models_trained ?? 0;
   if (trained >= limit) return { kind: 'limit', modelsTrained: trained, trainingLimit: limit };
+  // Only what is required is asked for: the age stays optional and is never asked again.
   const genderMissing = profile.gender !== 'male' && profile.gender !== 'female';
-  if (genderMissing || profile.age === null || profile.age === undefined) {
-    return { kind: 'profile', genderMissing };
-  }
+  if (genderMissing) return { kind: 'profile', genderMissing };
   return { kind: 'ready' };
 }
 

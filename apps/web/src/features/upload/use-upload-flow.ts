@@ -6,6 +6,7 @@ import { queryClient } from '../../lib/query-client';
 import { appStorage, STORAGE_KEYS } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { CHECKS_POLL_MS, MAX_PHOTOS, MIN_PHOTOS } from './constants';
+import { CURRENT_SET_QUERY_KEY } from './current-set';
 import { isMobileDevice, optimizeFiles, optimizeSettings } from './optimize';
 import {
   completeUploadSession,
@@ -461,6 +462,7 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     try {
       const answer = await completeUploadSession(sessionId);
       toast.success(answer.message);
+      void queryClient.invalidateQueries({ queryKey: CURRENT_SET_QUERY_KEY });
       return true;
     } catch (error) {
       const message = errorMessage(error, MESSAGES.sessionCompleteFailed);
@@ -473,6 +475,18 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
       setCompleting(false);
     }
   }, [session?.status, sessionId]);
+
+  /**
+   * Picks up the user's current set (server state) when the page was opened without one, so a
+   * reload or a visit from another page finds the photos already uploaded.
+   */
+  const sessionIdRef = useRef(sessionId);
+  sessionIdRef.current = sessionId;
+  const adoptSession = useCallback((id: string) => {
+    if (starting.current || runner.current.running || sessionIdRef.current !== null) return;
+    setSessionId(id);
+    eventsRef.current.onSessionChange(id);
+  }, []);
 
   /** Forgets the session (expired, missing or completed) to start a new set. */
   const startOver = useCallback(() => {
@@ -517,6 +531,7 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     cancelUpload,
     removeUploaded,
     completeSession,
+    adoptSession,
     startOver,
   };
 }

@@ -6,7 +6,7 @@ import type { PageGeneration } from '../use-page-generation';
 /**
  * What follows a legacy page's Generate button: live progress while it runs, the failure with
  * Try Again (or Upload Photos when there is nothing to generate from), then the 4 headshots with
- * Save / Save All (and `footer` under them).
+ * Download / Download All (and `footer` under them).
  */
 export function GenerationOutcome({
   generation,

@@ -141,7 +141,7 @@ export function TemplateStudio({
     : '';
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+    <section className="mx-auto max-w-6xl px-4 pt-10 pb-32 sm:px-6 sm:pt-14 lg:pb-14">
       <title>Generate AI Headshots · Studioshot</title>
       {/* Low credits are the banner's to offer (Generate eligibility sends 0 to /pricing). */}
       <GenerationHeader
@@ -244,23 +244,27 @@ export function TemplateStudio({
               </div>
             )}
 
-            <GenerateButton
-              label="Generate AI Headshot"
-              busy={busy}
-              blockedBy={blocker ? blockerId : null}
-              type="button"
-              onClick={generate}
-              className="mt-6 w-full"
-            />
-            {blocker ? (
-              <p id={blockerId} role="alert" className="mt-3 text-sm text-red-700">
-                {blocker}
-              </p>
-            ) : (
-              <p className="mt-3 text-center text-xs text-stone-600">
-                1 credit for 4 headshots, 1024x1024
-              </p>
-            )}
+            {/* On a phone the card is a screen or two below the filters: Generate stays at the
+                foot of the screen there, so it is always one tap away. */}
+            <div className="max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-20 max-lg:border-t max-lg:border-stone-200 max-lg:bg-paper/95 max-lg:px-4 max-lg:pt-3 max-lg:pb-2 max-lg:backdrop-blur">
+              <GenerateButton
+                label="Generate AI Headshot"
+                busy={busy}
+                blockedBy={blocker ? blockerId : null}
+                type="button"
+                onClick={generate}
+                className="w-full lg:mt-6"
+              />
+              {blocker ? (
+                <p id={blockerId} role="alert" className="mt-2 text-sm text-red-700 lg:mt-3">
+                  {blocker}
+                </p>
+              ) : (
+                <p className="mt-2 text-center text-xs text-stone-600 lg:mt-3">
+                  1 credit for 4 headshots, 1024x1024
+                </p>
+              )}
+            </div>
           </section>
 
           {debug && template && (
@@ -286,7 +290,6 @@ export function TemplateStudio({
           heading="Your AI Headshots"
           styleLabel={made?.templateName ?? 'Template'}
           source={madeFrom(made)}
-          saveLabel="Download"
           saveAll={false}
           className="mt-12"
         >
