@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import {
   TOAST_FADE_MS,
+  currentToast,
   dismissToast,
-  getToasts,
   pauseToast,
   resumeToast,
   subscribeToToasts,
+  type Toast,
   type ToastKind,
 } from '../lib/toast';
 
@@ -21,42 +22,53 @@ const KIND_LABEL: Record<ToastKind, string> = {
   info: 'Notice',
 };
 
+/** The toast on screen now (the newest), or none. */
+export function useCurrentToast(): Toast | undefined {
+  return useSyncExternalStore(subscribeToToasts, currentToast, currentToast);
+}
+
 /**
- * The notifications, in the sticky header's flow below its navigation: a new one pushes the page
- * down instead of lying over it, so it never covers a button (on a phone, the one the user is
- * about to tap) nor the header's links. A toast holds while hovered or focused; the live region
- * announces each.
+ * The notifications: one at a time, the newest, in a place of the header bar that `className`
+ * gives (the bar is of fixed height, so one opening moves nothing); none while `withheld`. A
+ * toast holds while hovered or focused; the live region, always present, announces each.
  */
-export function Toaster() {
-  const toasts = useSyncExternalStore(subscribeToToasts, getToasts, getToasts);
+export function Toaster({
+  className = '',
+  withheld = false,
+}: {
+  className?: string;
+  withheld?: boolean;
+}) {
+  const current = useCurrentToast();
+  const item = withheld ? undefined : current;
   return (
     <section
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions"
-      className="mx-auto flex max-w-6xl flex-col gap-2 px-4 sm:items-end sm:px-6"
+      className={`flex items-center ${className}`}
     >
-      {toasts.map((item) => (
+      {item && (
         <div
           key={item.id}
           onMouseEnter={() => pauseToast(item.id)}
           onMouseLeave={() => resumeToast(item.id)}
           onFocus={() => pauseToast(item.id)}
           onBlur={() => resumeToast(item.id)}
-          className={`toast-enter flex min-h-12 w-full items-start gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-4 py-2.5 text-sm text-stone-800 shadow-sm transition-[opacity,transform] last:mb-2 sm:w-96 ${KIND_STYLES[item.kind]}`}
+          className={`toast-enter flex max-h-14 w-full items-center gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-3.5 py-2 text-sm leading-5 text-stone-800 shadow-sm transition-opacity lg:max-w-96 ${KIND_STYLES[item.kind]}`}
           style={{
             opacity: item.leaving ? 0 : 1,
             transitionDuration: `${TOAST_FADE_MS}ms`,
           }}
         >
           <span className="sr-only">{KIND_LABEL[item.kind]}: </span>
-          <p className="line-clamp-2 flex-1" title={item.message}>
+          <p className="line-clamp-2 min-w-0 flex-1" title={item.message}>
             {item.message}
           </p>
           <button
             type="button"
             onClick={() => dismissToast(item.id)}
-            className="-m-1 rounded-md p-1 text-stone-500 hover:bg-stone-100 hover:text-stone-900"
+            className="-m-1 shrink-0 rounded-md p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-900"
             aria-label="Dismiss notification"
           >
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
@@ -64,7 +76,7 @@ export function Toaster() {
             </svg>
           </button>
         </div>
-      ))}
+      )}
     </section>
   );
 }

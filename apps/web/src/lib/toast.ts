@@ -19,6 +19,8 @@ const timers = new Map<number, ReturnType<typeof setTimeout>>();
 /** When each toast's dismissal is due, and what is left of it while paused. */
 const deadlines = new Map<number, number>();
 const paused = new Map<number, number>();
+/** Whether every toast waits (see holdToasts). */
+let held = false;
 
 function publish(next: readonly Toast[]): void {
   toasts = next;
@@ -59,6 +61,7 @@ export function showToast(
   const id = nextId++;
   publish([...toasts, { id, kind, message, leaving: false }]);
   schedule(id, durationMs);
+  if (held) pauseToast(id);
   return id;
 }
 
@@ -86,6 +89,25 @@ export function resumeToast(id: number): void {
   schedule(id, left);
 }
 
+/**
+ * Holds every toast, those to come included, while they cannot be shown (the header keeps them
+ * back while the keyboard is on its links), and lets them go on afterwards with the time they had.
+ */
+export function holdToasts(hold: boolean): void {
+  if (hold === held) return;
+  held = hold;
+  for (const item of toasts) {
+    if (item.leaving) continue;
+    if (hold) pauseToast(item.id);
+    else resumeToast(item.id);
+  }
+}
+
+/** The toast on screen: the newest, until it has faded out. */
+export function currentToast(): Toast | undefined {
+  return toasts.at(-1);
+}
+
 export const toast = {
   success: (message: string, durationMs?: number) => showToast(message, 'success', durationMs),
   error: (message: string, durationMs?: number) => showToast(message, 'error', durationMs),
@@ -99,5 +121,6 @@ export function resetToasts(): void {
   timers.clear();
   deadlines.clear();
   paused.clear();
+  held = false;
   publish([]);
 }
