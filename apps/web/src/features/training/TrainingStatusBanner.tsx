@@ -81,6 +81,7 @@ export function TrainingStatusBanner() {
   // Where the user can already generate, "ready! Click to generate" has nothing to offer.
   if (kind === 'completed' && GENERATE_PAGES.has(location.pathname)) return null;
   const to = kind === 'failed' ? '/upload' : '/generate';
+  const rest = kind === 'completed' ? 'ready! Click to generate' : 'failed. Click to retry';
 
   return (
     // In the shell's status area, fixed to the bottom of the screen (AppShell).
@@ -91,7 +92,12 @@ export function TrainingStatusBanner() {
       <div className="mx-auto flex max-w-6xl items-center gap-2 px-4 py-2 sm:gap-3 sm:px-6">
         <Link
           to={to}
-          className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1.5 rounded-lg py-1 text-sm font-medium hover:underline hover:underline-offset-4 sm:flex-nowrap"
+          // The words shown, as one phrase (the name and the rest are two boxes on screen).
+          aria-label={kind === 'training' ? undefined : `${name} ${rest}`}
+          // Only the training line wraps (its bar goes below on a phone); the others keep to one.
+          className={`flex min-w-0 flex-1 items-center gap-x-3 gap-y-1.5 rounded-lg py-1 text-sm font-medium hover:underline hover:underline-offset-4 ${
+            kind === 'training' ? 'flex-wrap sm:flex-nowrap' : 'flex-nowrap'
+          }`}
         >
           {kind === 'training' ? (
             <SparkIcon className="size-5 shrink-0 animate-pulse" />
@@ -115,10 +121,8 @@ export function TrainingStatusBanner() {
                 label={`Training ${name}`}
               />
             </>
-          ) : kind === 'completed' ? (
-            <span className="min-w-0 truncate">{name} ready! Click to generate</span>
           ) : (
-            <span className="min-w-0 truncate">{name} failed. Click to retry</span>
+            <OneLine name={name} rest={rest} />
           )}
           <ArrowRightIcon className="size-4 shrink-0" />
         </Link>
@@ -132,6 +136,16 @@ export function TrainingStatusBanner() {
         </button>
       </div>
     </aside>
+  );
+}
+
+/** '{name} {rest}' on one line: a long name is cut short, never what it asks the user to do. */
+function OneLine({ name, rest }: { name: string; rest: string }) {
+  return (
+    <span className="flex min-w-0 flex-1 sm:flex-initial">
+      <span className="min-w-0 truncate">{name}</span>
+      <span className="shrink-0 whitespace-pre">{` ${rest}`}</span>
+    </span>
   );
 }
 
