@@ -41,6 +41,15 @@ function gallery(images: GeneratedImage[], handlers: Handlers = {}) {
   return { router, fetchMock };
 }
 
+/**
+ * A headshot's name: its template, when it was made (the hour as the test machine's clock zone
+ * reads 10:02 UTC) and its take in its generation; never its place in the list.
+ */
+const named = (prefix: string, take: number, suffix = '') =>
+  new RegExp(
+    `^${prefix}Corporate Navy Studio, [A-Z][a-z]{2} \\d{1,2}, 2026, \\d{1,2}:\\d{2}\\s[AP]M, take ${take}${suffix}$`,
+  );
+
 const cards = () => within(screen.getByRole('list', { name: 'Headshots' })).getAllByRole('article');
 
 describe('/gallery', () => {
@@ -57,7 +66,7 @@ describe('/gallery', () => {
     expect(cards()).toHaveLength(24);
     const first = within(cards()[0]!).getByRole('img') as HTMLImageElement;
     expect(first.getAttribute('src')).toBe(generatedImage(0).thumbnail_url);
-    expect(first.alt).toMatch(/^Headshot 1, made /);
+    expect(first.alt).toMatch(named('', 1));
     expect(
       within(cards()[0]!)
         .getByRole('link', { name: /open full size/ })
@@ -109,7 +118,7 @@ describe('/gallery', () => {
         return [200, { ...image, favorite: (body as { favorite: boolean }).favorite }];
       },
     });
-    const heart = await screen.findByRole('button', { name: 'Favourite Headshot 1' });
+    const heart = await screen.findByRole('button', { name: named('Favourite ', 1) });
     expect(heart.getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(heart);
     await waitFor(() => expect(heart.getAttribute('aria-pressed')).toBe('true'));
@@ -124,7 +133,7 @@ describe('/gallery', () => {
         { detail: 'boom', code: 'internal' },
       ],
     });
-    const heart = await screen.findByRole('button', { name: 'Favourite Headshot 1' });
+    const heart = await screen.findByRole('button', { name: named('Favourite ', 1) });
     fireEvent.click(heart);
     expect(
       await screen.findByText('Could not update the favourite. Please try again.'),
@@ -142,14 +151,14 @@ describe('/gallery', () => {
       },
     });
     await screen.findByText('3 headshots, newest first.');
-    fireEvent.click(screen.getByRole('button', { name: 'Delete Headshot 2' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Delete Headshot 2?' });
+    fireEvent.click(screen.getByRole('button', { name: named('Delete ', 2) }));
+    let dialog = await screen.findByRole('dialog', { name: named('Delete ', 2, '\\?') });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(deleted).toEqual([]);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Delete Headshot 2' }));
-    dialog = await screen.findByRole('dialog', { name: 'Delete Headshot 2?' });
+    fireEvent.click(screen.getByRole('button', { name: named('Delete ', 2) }));
+    dialog = await screen.findByRole('dialog', { name: named('Delete ', 2, '\\?') });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Headshot deleted.')).toBeTruthy();
     expect(deleted).toEqual([images[1]!.id]);
@@ -157,6 +166,18 @@ describe('/gallery', () => {
     expect(screen.getByText('2 headshots, newest first.')).toBeTruthy();
     const shown = cards().map((card) => within(card).getByRole('img').getAttribute('src'));
     expect(shown).toEqual([images[0]!.thumbnail_url, images[2]!.thumbnail_url]);
+    // The third keeps its name, now second in the list.
+    expect(within(cards()[1]!).getByRole('button', { name: named('Download ', 3) })).toBeTruthy();
+  });
+
+  it('names a headshot from a prompt of the user own by that, and shows its template', async () => {
+    gallery([generatedImage(0), generatedImage(1, { template_id: null })]);
+    await screen.findByText('2 headshots, newest first.');
+    expect(
+      within(cards()[0]!).getByRole('heading', { name: 'Corporate Navy Studio' }),
+    ).toBeTruthy();
+    expect(within(cards()[1]!).getByRole('heading', { name: 'Own prompt' })).toBeTruthy();
+    expect(cards()[1]!.getAttribute('aria-label')).toMatch(/^Own prompt, .*, take 2$/);
   });
 
   it('a delete that fails says so in the dialog and keeps the image', async () => {
@@ -167,8 +188,8 @@ describe('/gallery', () => {
         { detail: 'Image not found', code: 'not_found' },
       ],
     });
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete Headshot 1' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete Headshot 1?' });
+    fireEvent.click(await screen.findByRole('button', { name: named('Delete ', 1) }));
+    const dialog = await screen.findByRole('dialog', { name: named('Delete ', 1, '\\?') });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await within(dialog).findByRole('alert')).toBeTruthy();
     expect(within(dialog).getByText('Image not found')).toBeTruthy();
@@ -186,7 +207,7 @@ describe('/gallery', () => {
       if (this.download) clicked.push(this.download);
     });
     gallery([image], { [`GET ${image.url}`]: () => [200, 'jpeg'] });
-    fireEvent.click(await screen.findByRole('button', { name: 'Download Headshot 1' }));
+    fireEvent.click(await screen.findByRole('button', { name: named('Download ', 1) }));
     await waitFor(() => expect(clicked).toEqual([image.filename]));
     expect(await screen.findByText('Headshot saved.')).toBeTruthy();
   });

@@ -1,3 +1,4 @@
+import { templateById } from '@studioshot/templates';
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -39,7 +40,28 @@ const DANGER_BUTTON =
 function takenOn(image: GeneratedImage): string {
   const date = new Date(image.created_at);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return date.toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+}
+
+/**
+ * A headshot's name, the same wherever the list scrolls or shrinks: its template, when it was
+ * made and its take in that generation (the images of one generation share the first two).
+ */
+function headshotName(image: GeneratedImage): string {
+  return [templateName(image), takenOn(image), `take ${image.position + 1}`]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The template a headshot was made from; a generation from a prompt of the user's own has none. */
+function templateName(image: GeneratedImage): string {
+  return (image.template_id && templateById(image.template_id)?.name) || 'Own prompt';
 }
 
 const setPages = (change: (data: GalleryPages | undefined) => GalleryPages | undefined) =>
@@ -47,21 +69,19 @@ const setPages = (change: (data: GalleryPages | undefined) => GalleryPages | und
 
 function GalleryCard({
   image,
-  number,
   saving,
   onFavourite,
   onSave,
   onDelete,
 }: {
   image: GeneratedImage;
-  number: number;
   saving: boolean;
   onFavourite: () => void;
   onSave: () => void;
   onDelete: () => void;
 }) {
   const [broken, setBroken] = useState(false);
-  const name = `Headshot ${number}`;
+  const name = headshotName(image);
   const likeness = likenessLabel(image);
   return (
     <li className={`${cardClass} flex flex-col overflow-hidden`}>
@@ -85,7 +105,7 @@ function GalleryCard({
             >
               <img
                 src={imageSrc(image.thumbnail_url)}
-                alt={`${name}, made ${takenOn(image)}`}
+                alt={name}
                 loading="lazy"
                 onError={() => setBroken(true)}
                 className="aspect-square w-full bg-stone-100 object-cover"
@@ -109,9 +129,9 @@ function GalleryCard({
         </div>
         <div className="flex flex-1 flex-col gap-3 p-4">
           <div className="min-w-0">
-            <h2 className="font-medium text-stone-950">{name}</h2>
+            <h2 className="font-medium text-stone-950">{templateName(image)}</h2>
             <p className="mt-0.5 text-xs text-stone-600">
-              {[takenOn(image), likeness].filter(Boolean).join(' · ')}
+              {[takenOn(image), `take ${image.position + 1}`, likeness].filter(Boolean).join(' · ')}
             </p>
           </div>
           <div className="mt-auto flex gap-2">
@@ -152,9 +172,7 @@ export function Component() {
   const images = galleryImages(gallery.data);
   const total = galleryTotal(gallery.data);
   const { saving, save } = useImageDownloads();
-  const [confirming, setConfirming] = useState<{ image: GeneratedImage; number: number } | null>(
-    null,
-  );
+  const [confirming, setConfirming] = useState<GeneratedImage | null>(null);
 
   // Shown at once; put back as it was if the server says no.
   const favourite = useMutation({
@@ -231,17 +249,16 @@ export function Component() {
           aria-label="Headshots"
           className="mt-8 grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4"
         >
-          {images.map((image, index) => (
+          {images.map((image) => (
             <GalleryCard
               key={image.id}
               image={image}
-              number={index + 1}
               saving={saving === image.id}
               onFavourite={() => favourite.mutate({ id: image.id, favorite: !image.favorite })}
               onSave={() => void save(image)}
               onDelete={() => {
                 remove.reset();
-                setConfirming({ image, number: index + 1 });
+                setConfirming(image);
               }}
             />
           ))}
@@ -299,7 +316,7 @@ export function Component() {
         open={confirming !== null}
         onClose={closeConfirm}
         eyebrow="Delete headshot"
-        title={confirming ? `Delete Headshot ${confirming.number}?` : 'Delete headshot?'}
+        title={confirming ? `Delete ${headshotName(confirming)}?` : 'Delete headshot?'}
       >
         {confirming && (
           <>
@@ -324,7 +341,7 @@ export function Component() {
               </button>
               <button
                 type="button"
-                onClick={() => remove.mutate(confirming.image.id)}
+                onClick={() => remove.mutate(confirming.id)}
                 disabled={remove.isPending}
                 className={DANGER_BUTTON}
               >
