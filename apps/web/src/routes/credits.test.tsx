@@ -7,7 +7,7 @@ beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
 
 describe('/credits', () => {
-  it('shows the back button, name, balance and the four packages with per-credit prices', async () => {
+  it('shows the back button, name, balance and the four packages with per-credit prices, each count said once', async () => {
     signIn({ credits_balance: 3 });
     stubApi({
       'GET /api/v1/users/profile': () => [200, { ...TEST_USER, credits_balance: 3 }],
@@ -28,7 +28,9 @@ describe('/credits', () => {
     ] as const;
     for (const [name, credits, price, perCredit, savings] of expected) {
       const card = screen.getByRole('article', { name });
-      expect(within(card).getAllByText(credits).length).toBeGreaterThan(0);
+      // Said once on the card: under its name, not again in its list.
+      expect(card.textContent!.split(credits)).toHaveLength(2);
+      expect(within(card).getByText(credits)).toBeTruthy();
       expect(within(card).getByText(price)).toBeTruthy();
       expect(within(card).getByText(perCredit)).toBeTruthy();
       if (savings) expect(within(card).getByText(savings)).toBeTruthy();

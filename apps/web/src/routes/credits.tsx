@@ -120,7 +120,7 @@ function PackageCard({
         {pack.name}
       </h2>
       <p className="flex h-6 items-center gap-2 text-sm text-stone-600">
-        {creditsWithHeadshots(pack.credits)}
+        <span>{creditsWithHeadshots(pack.credits)}</span>
         {pack.savings && (
           <span className="rounded-full bg-accent-100 px-2 text-xs leading-5 font-semibold whitespace-nowrap text-accent-800">
             {pack.savings}
@@ -140,12 +140,15 @@ function PackageCard({
       </p>
       <p className="mt-1 text-sm font-medium text-accent-700">${pricePerCredit(pack)} per credit</p>
       <ul className="mt-5 flex-1 space-y-2 text-sm text-stone-700">
-        {pack.features.map((feature) => (
-          <li key={feature} className="flex gap-2">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
-            <span>{feature}</span>
-          </li>
-        ))}
+        {/* The count is the line under the name; the list says what else comes with it. */}
+        {pack.features
+          .filter((feature) => feature !== creditsWithHeadshots(pack.credits))
+          .map((feature) => (
+            <li key={feature} className="flex gap-2">
+              <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
+              <span>{feature}</span>
+            </li>
+          ))}
       </ul>
       <button
         type="button"
