@@ -94,6 +94,14 @@ describe('/generate-trained: the page', () => {
     expect(screen.getByText(/Each generation uses 1 credit/)).toBeTruthy();
   });
 
+  it('links to the template page by its name', async () => {
+    studio({ credits_balance: 12 });
+    await generateButton();
+    expect(screen.getByRole('link', { name: 'Generate AI Headshots' }).getAttribute('href')).toBe(
+      '/generate',
+    );
+  });
+
   it('promises no duration while the queue’s estimate is unknown', async () => {
     studio({ credits_balance: 12 });
     await generateButton();

@@ -4,7 +4,12 @@ import { Link } from 'react-router';
 import { PageState } from '../components/PageState';
 import { buttonClass, cardClass, inputClass, labelClass } from '../components/ui';
 import { setAuthRedirect, useSession } from '../features/auth/session-store';
-import { GenerateButton, NoCreditsReason } from '../features/generation/GenerateButton';
+import {
+  DOCKED_PAGE_PADDING,
+  GenerateButton,
+  GenerateDock,
+  NoCreditsReason,
+} from '../features/generation/GenerateButton';
 import { GenerationHeader } from '../features/generation/GenerationHeader';
 import { GalleryNote, GenerationResults } from '../features/generation/GenerationResults';
 import { GenerationStatus } from '../features/generation/GenerationStatus';
@@ -79,7 +84,7 @@ function Studio(props: TrainedStudioProps) {
   };
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+    <section className={`mx-auto max-w-6xl px-4 pt-10 sm:px-6 sm:pt-14 ${DOCKED_PAGE_PADDING}`}>
       <title>{PAGE_TITLE}</title>
       <GenerationHeader
         eyebrow="Premium generation"
@@ -87,6 +92,11 @@ function Studio(props: TrainedStudioProps) {
         account={studio.account}
         backLink
         lowCreditBanner
+        sibling={{
+          to: '/generate',
+          title: 'Generate AI Headshots',
+          offers: 'One of 60 studio templates instead',
+        }}
       >
         Studio-quality 1024x1024 headshots from your own trained model. Each generation uses 1
         credit and gives you 4 images.
@@ -200,14 +210,22 @@ function Studio(props: TrainedStudioProps) {
                 </div>
               ))}
             </dl>
-            <GenerateButton
-              label="Generate Premium Headshots"
-              busy={busy}
-              blockedBy={studio.outOfCredits ? reasonId : null}
-              form="generate-form"
-              className="mt-6 w-full"
-            />
-            {studio.outOfCredits && <NoCreditsReason id={reasonId} className="mt-3" />}
+            <GenerateDock>
+              <GenerateButton
+                label="Generate Premium Headshots"
+                busy={busy}
+                blockedBy={studio.outOfCredits ? reasonId : null}
+                form="generate-form"
+                className="w-full lg:mt-6"
+              />
+              {studio.outOfCredits ? (
+                <NoCreditsReason id={reasonId} className="mt-2 lg:mt-3" />
+              ) : (
+                <p className="mt-2 text-center text-xs text-stone-600 lg:mt-3">
+                  1 credit for 4 headshots, 1024x1024
+                </p>
+              )}
+            </GenerateDock>
           </section>
 
           <GenerationStatus state={state} onRetry={() => generation.start()} />

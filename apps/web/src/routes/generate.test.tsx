@@ -109,6 +109,14 @@ describe('/generate: who gets the studio', () => {
     expect(screen.queryByLabelText('Trained model')).toBeNull();
   });
 
+  it('links to the premium page by its name', async () => {
+    studio();
+    await generateButton();
+    expect(screen.getByRole('link', { name: 'Premium Headshots' }).getAttribute('href')).toBe(
+      '/generate-trained',
+    );
+  });
+
   it('several: a picker, preselecting the model the dashboard sent, and that model generates', async () => {
     const models = [
       READY_MODEL,

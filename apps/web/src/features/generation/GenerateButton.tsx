@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Spinner } from '../../components/PageState';
 import { buttonClass } from '../../components/ui';
@@ -51,3 +52,19 @@ export function NoCreditsReason({ id, className }: { id: string; className: stri
     </p>
   );
 }
+
+/**
+ * Where a generation page's Generate button and its line below live. On phones and tablets the
+ * settings run a screen or more above it, so there it stays at the foot of the screen, one tap
+ * away; the page keeps DOCKED_PAGE_PADDING free below its content so nothing stays hidden under it.
+ */
+export function GenerateDock({ children }: { children: ReactNode }) {
+  return (
+    <div className="max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-20 max-lg:border-t max-lg:border-stone-200 max-lg:bg-paper/95 max-lg:px-4 max-lg:pt-3 max-lg:pb-2 max-lg:backdrop-blur">
+      {children}
+    </div>
+  );
+}
+
+/** The bottom padding of a page with a GenerateDock: room for it below the page's content. */
+export const DOCKED_PAGE_PADDING = 'pb-32 lg:pb-14';

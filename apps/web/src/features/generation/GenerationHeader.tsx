@@ -21,6 +21,7 @@ export function GenerationHeader({
   greet = false,
   offerCredits = true,
   lowCreditBanner = false,
+  sibling,
   children,
 }: {
   eyebrow: string;
@@ -30,6 +31,8 @@ export function GenerationHeader({
   greet?: boolean;
   offerCredits?: boolean;
   lowCreditBanner?: boolean;
+  /** The other generation page, named by its title, with what it offers instead. */
+  sibling?: { to: string; title: string; offers: string };
   children: ReactNode;
 }) {
   const credits = account?.credits_balance ?? 0;
@@ -57,6 +60,17 @@ export function GenerationHeader({
             </p>
           )}
           <div className={`${greet ? 'mt-1' : 'mt-2'} max-w-2xl text-stone-600`}>{children}</div>
+          {sibling && (
+            <p className="mt-2 text-sm text-stone-600">
+              {sibling.offers}:{' '}
+              <Link
+                to={sibling.to}
+                className="font-medium text-accent-700 underline underline-offset-4"
+              >
+                {sibling.title}
+              </Link>
+            </p>
+          )}
         </div>
         <div className="flex shrink-0 flex-wrap items-center gap-3">
           <p

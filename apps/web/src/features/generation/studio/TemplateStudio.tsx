@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { buttonClass, cardClass, inputClass, labelClass } from '../../../components/ui';
 import { NEED_CREDITS_STATE } from '../../payments/eligibility';
 import type { UserModel } from '../../training/training-api';
-import { GenerateButton } from '../GenerateButton';
+import { DOCKED_PAGE_PADDING, GenerateButton, GenerateDock } from '../GenerateButton';
 import { generateTrained } from '../generation-api';
 import { GenerationHeader } from '../GenerationHeader';
 import { GalleryNote, GenerationResults } from '../GenerationResults';
@@ -141,7 +141,7 @@ export function TemplateStudio({
     : '';
 
   return (
-    <section className="mx-auto max-w-6xl px-4 pt-10 pb-32 sm:px-6 sm:pt-14 lg:pb-14">
+    <section className={`mx-auto max-w-6xl px-4 pt-10 sm:px-6 sm:pt-14 ${DOCKED_PAGE_PADDING}`}>
       <title>Generate AI Headshots · Studioshot</title>
       {/* Low credits are the banner's to offer (Generate eligibility sends 0 to /pricing). */}
       <GenerationHeader
@@ -150,6 +150,11 @@ export function TemplateStudio({
         account={account}
         offerCredits={false}
         lowCreditBanner
+        sibling={{
+          to: '/generate-trained',
+          title: 'Premium Headshots',
+          offers: 'A style and a prompt of your own instead',
+        }}
       >
         Pick one of our 60 studio templates and its look. Each generation uses 1 credit and gives
         you 4 headshots of you, 1024x1024.
@@ -244,9 +249,7 @@ export function TemplateStudio({
               </div>
             )}
 
-            {/* On a phone the card is a screen or two below the filters: Generate stays at the
-                foot of the screen there, so it is always one tap away. */}
-            <div className="max-lg:fixed max-lg:inset-x-0 max-lg:bottom-0 max-lg:z-20 max-lg:border-t max-lg:border-stone-200 max-lg:bg-paper/95 max-lg:px-4 max-lg:pt-3 max-lg:pb-2 max-lg:backdrop-blur">
+            <GenerateDock>
               <GenerateButton
                 label="Generate AI Headshot"
                 busy={busy}
@@ -264,7 +267,7 @@ export function TemplateStudio({
                   1 credit for 4 headshots, 1024x1024
                 </p>
               )}
-            </div>
+            </GenerateDock>
           </section>
 
           {debug && template && (
