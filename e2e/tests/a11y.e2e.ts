@@ -180,3 +180,31 @@ describe('every page, signed in', () => {
     });
   }
 });
+
+describe('the header, signed out', () => {
+  it('fits at 320 px: no sideways scrolling, every link and Get Started on screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 640 } });
+    try {
+      for (const address of ['/', '/pricing', '/auth']) {
+        await page.goto(`${app.baseUrl}${address}`);
+        await settle(page);
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        expect(overflow, `${address} scrolls sideways`).toBeLessThanOrEqual(0);
+        for (const control of [
+          nav.getByRole('link', { name: 'Pricing' }),
+          nav.getByRole('link', { name: 'Sign In' }),
+          nav.getByRole('button', { name: 'Get Started' }),
+        ]) {
+          const box = (await control.boundingBox())!;
+          expect(box.x).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width).toBeLessThanOrEqual(320);
+        }
+      }
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -17,7 +17,7 @@ import { Toaster, useCurrentToast } from './Toaster';
 import { buttonClass } from './ui';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-full px-3 py-2 text-sm font-medium whitespace-nowrap transition-colors ${
+  `rounded-full px-2 py-2 text-sm font-medium whitespace-nowrap transition-colors sm:px-3 ${
     isActive ? 'text-stone-950' : 'text-stone-600 hover:text-stone-950'
   }`;
 
@@ -60,7 +60,7 @@ export function SiteHeader() {
           withheld={waiting}
           className="visible max-lg:absolute max-lg:inset-x-4 max-lg:inset-y-0 max-lg:sm:inset-x-6 lg:min-w-0 lg:flex-1 lg:justify-end"
         />
-        <nav aria-label="Main" className="flex items-center gap-1">
+        <nav aria-label="Main" className="flex items-center gap-0.5 sm:gap-1">
           {signedIn ? <SignedInNav /> : <SignedOutNav />}
         </nav>
       </div>

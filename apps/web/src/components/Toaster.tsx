@@ -46,7 +46,8 @@ export function Toaster({
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions"
-      className={`flex items-center ${className}`}
+      // Where it lies over the header's bar, only a toast itself takes taps, never its empty place.
+      className={`pointer-events-none flex items-center ${className}`}
     >
       {item && (
         <div
@@ -55,7 +56,7 @@ export function Toaster({
           onMouseLeave={() => resumeToast(item.id)}
           onFocus={() => pauseToast(item.id)}
           onBlur={() => resumeToast(item.id)}
-          className={`toast-enter flex max-h-14 w-full items-center gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-3.5 py-2 text-sm leading-5 text-stone-800 shadow-sm transition-opacity lg:max-w-96 ${KIND_STYLES[item.kind]}`}
+          className={`toast-enter pointer-events-auto flex max-h-14 w-full items-center gap-3 rounded-xl border border-l-4 border-stone-200 bg-white px-3.5 py-2 text-sm leading-5 text-stone-800 shadow-sm transition-opacity lg:max-w-96 ${KIND_STYLES[item.kind]}`}
           style={{
             opacity: item.leaving ? 0 : 1,
             transitionDuration: `${TOAST_FADE_MS}ms`,
