@@ -72,8 +72,9 @@ function wrongFigures(text: string, extraCredits: readonly number[] = []): strin
       problems.push(`'${phrase}': a credit is ${IMAGES_PER_GENERATION} headshots`);
     }
   }
+  // \b: a size such as 1024x1024 is not a count of headshots.
   const withoutPairs = text.replace(/\d[\d,]* credits? \(\d[\d,]* headshots\)/g, '');
-  for (const [phrase, count] of withoutPairs.matchAll(/(\d[\d,]*) headshots?\b/g)) {
+  for (const [phrase, count] of withoutPairs.matchAll(/\b(\d[\d,]*) headshots?\b/g)) {
     const n = Number(count);
     if (n !== IMAGES_PER_GENERATION && !credits.has(n / IMAGES_PER_GENERATION)) {
       problems.push(`'${phrase}' does not count credits of ${IMAGES_PER_GENERATION} headshots`);
