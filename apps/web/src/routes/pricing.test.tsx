@@ -166,6 +166,8 @@ describe('/pricing billing period', () => {
     stubApi({ 'GET /api/v1/payments/pricing': pricing });
     const router = renderApp('/pricing');
     const group = await screen.findByRole('group', { name: 'Billing period' });
+    // The period switch shows while the catalogue loads; the cards come with the answer.
+    await screen.findByRole('article', { name: 'Starter' });
     expect(pressed(/^Monthly$/)).toBe('true');
     expect(pressed(/^Annual/)).toBe('false');
     expect(within(group).getByRole('button', { name: /^Annual/ }).textContent).toBe(

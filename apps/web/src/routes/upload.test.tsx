@@ -313,8 +313,11 @@ describe('/upload flow', () => {
       'notes.txt: Please only upload image files',
       'anim.gif: Invalid file type. Only JPEG, PNG, and WebP are allowed.',
     ]);
+    // The header shows one notification at a time, the newest: the pick's last refusal.
     const toasts = screen.getByRole('region', { name: /notifications/i });
-    expect(within(toasts).getByText('Please only upload image files')).toBeTruthy();
+    expect(
+      within(toasts).getByText('Invalid file type. Only JPEG, PNG, and WebP are allowed.'),
+    ).toBeTruthy();
 
     await pick(photos(9));
     const queue = await screen.findByRole('region', { name: 'Ready to upload' });
