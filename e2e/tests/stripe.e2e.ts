@@ -272,8 +272,10 @@ describe('Stripe mode in the browser', () => {
     expect(await creditsOf(session)).toBe(0);
 
     // 4242: Stripe.js confirms with Stripe, then the page waits for our server to hear of it.
+    // stripe-mock's intents never change state, so our server reads this one as not paid (402)
+    // until the webhook arrives; the page, told by Stripe.js that the card was taken, asks again.
     const waiting = page.waitForResponse(
-      (res) => res.url().endsWith('/api/v1/payments/confirm-payment') && res.status() === 409,
+      (res) => res.url().endsWith('/api/v1/payments/confirm-payment') && res.status() === 402,
     );
     await fillCard(page, '4242424242424242');
     await pay.click();
@@ -328,8 +330,9 @@ describe('Stripe mode in the browser', () => {
     await pay.click();
     await bank.waitFor();
     await screenshot(page, 'stripe-3ds-1280');
+    // Not paid as stripe-mock reads it (402) until the webhook, as in the card test above.
     const waiting = page.waitForResponse(
-      (res) => res.url().endsWith('/api/v1/payments/confirm-payment') && res.status() === 409,
+      (res) => res.url().endsWith('/api/v1/payments/confirm-payment') && res.status() === 402,
     );
     await bank.getByRole('button', { name: 'Complete authentication' }).click();
     await waiting;

@@ -43,11 +43,14 @@ describe('waitForPaymentConfirmation', () => {
     const fetchMock = stubApi({
       'POST /api/v1/payments/confirm-payment': () => {
         asks += 1;
+        // Processing at the bank (409), then not yet paid as the server reads it (402).
         return asks < 3
-          ? [
-              409,
-              { detail: 'This payment has not been completed yet.', code: 'payment_incomplete' },
-            ]
+          ? asks === 1
+            ? [
+                409,
+                { detail: 'This payment has not been completed yet.', code: 'payment_incomplete' },
+              ]
+            : [402, { detail: 'This payment has not been paid.', code: 'payment_required' }]
           : [
               200,
               {
