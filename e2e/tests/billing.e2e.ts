@@ -218,7 +218,7 @@ describe('billing in the browser', () => {
       expect((await profileOf(product.api, session)).credits_balance).toBe(0);
       await pageShots(page, 'billing-51-refunded');
 
-      await row.getByRole('link', { name: /^Receipt SS-/ }).click();
+      await row.getByRole('link', { name: /^View receipt SS-/ }).click();
       const receipt = page.getByRole('article', { name: 'Receipt' });
       await receipt.getByText(/I bought it by mistake/).waitFor();
     } finally {

@@ -63,17 +63,41 @@ export async function fetchStyles(signal?: AbortSignal): Promise<Style[]> {
   return body.styles;
 }
 
+/** Where this tab keeps the request a Generate key was first sent with. */
+const sentSlot = (key: string) => `generation-request:${key}`;
+
+function sentWith(key: string): Record<string, unknown> | null {
+  try {
+    const stored = window.sessionStorage.getItem(sentSlot(key));
+    return stored ? (JSON.parse(stored) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberSent(key: string, request: Record<string, unknown>): void {
+  try {
+    window.sessionStorage.setItem(sentSlot(key), JSON.stringify(request));
+  } catch {
+    // No session storage (a private mode): a reload then starts from the empty page.
+  }
+}
+
 /**
  * Every Generate answer: 200 with the images when done, 202 with `status` (queued or running)
  * and the task's id when the server's wait ran out. Both bodies have the same shape.
  */
 async function generate(path: string, body: Record<string, unknown>, idempotencyKey: string) {
+  // A key stands for one request: the server refuses it with another body. A repeat (a page
+  // resuming after a reload, before its form has loaded again) sends the first request as it was.
+  const request = sentWith(idempotencyKey) ?? body;
+  rememberSent(idempotencyKey, request);
   // The key travels in the body's `idempotency_key`, which the server treats exactly like the
   // Idempotency-Key header (contracts: generation.ts): the shared API client sends no per-call
   // headers.
   return api.post(
     path,
-    { ...body, idempotency_key: idempotencyKey },
+    { ...request, idempotency_key: idempotencyKey },
     {
       timeoutMs: GENERATE_TIMEOUT_MS,
       schema: ZGenerationResultSchema,
