@@ -78,6 +78,16 @@ async function applyOnce(executor: Kysely<Database>, entry: LedgerEntry): Promis
   return seen ? { outcome: 'duplicate' } : { outcome: 'insufficient' };
 }
 
+/** The credits a generation reserved (a negative delta) and whose they were; none if nothing was. */
+async function generationReservation(executor: Kysely<Database>, generationId: string) {
+  const reservation = await executor
+    .selectFrom('credit_ledger')
+    .select(['user_id', 'delta'])
+    .where('idempotency_key', '=', generationReservationKey(generationId))
+    .executeTakeFirst();
+  return reservation && reservation.delta < 0 ? reservation : undefined;
+}
+
 /**
  * Gives a generation's reserved credits back, once: the refund carries its own key, so a second
  * ending (or a replayed effect) changes nothing. A generation that reserved nothing (seeded by a
@@ -87,12 +97,8 @@ export async function refundGenerationCredits(
   executor: Kysely<Database>,
   generationId: string,
 ): Promise<LedgerResult | undefined> {
-  const reservation = await executor
-    .selectFrom('credit_ledger')
-    .select(['user_id', 'delta'])
-    .where('idempotency_key', '=', generationReservationKey(generationId))
-    .executeTakeFirst();
-  if (!reservation || reservation.delta >= 0) return undefined;
+  const reservation = await generationReservation(executor, generationId);
+  if (!reservation) return undefined;
   return applyLedgerEntry(executor, {
     userId: reservation.user_id,
     delta: -reservation.delta,
@@ -117,12 +123,8 @@ export async function refundIncompleteGeneration(
   itemCount: number,
 ): Promise<LedgerResult | undefined> {
   if (shortItems <= 0 || itemCount <= 0) return undefined;
-  const reservation = await executor
-    .selectFrom('credit_ledger')
-    .select(['user_id', 'delta'])
-    .where('idempotency_key', '=', generationReservationKey(generationId))
-    .executeTakeFirst();
-  if (!reservation || reservation.delta >= 0) return undefined;
+  const reservation = await generationReservation(executor, generationId);
+  if (!reservation) return undefined;
   const perItem = Math.floor(-reservation.delta / itemCount);
   const delta = Math.min(-reservation.delta, perItem * Math.min(shortItems, itemCount));
   if (delta <= 0) return undefined;
