@@ -48,7 +48,7 @@ export function createApp(c: Container): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/health' },
+      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/health/live' },
       // What a request log needs, without serialising every header on every request.
       serializers: {
         // The path only: query strings can carry image tokens.

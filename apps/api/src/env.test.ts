@@ -82,6 +82,16 @@ describe('loadEnv', () => {
     );
   });
 
+  it('on SIGTERM keeps serving 5 s with /health failing, unless told otherwise, at most a minute', () => {
+    expect(loadEnv(valid).SHUTDOWN_READINESS_DELAY_MS).toBe(5_000);
+    expect(
+      loadEnv({ ...valid, SHUTDOWN_READINESS_DELAY_MS: '0' }).SHUTDOWN_READINESS_DELAY_MS,
+    ).toBe(0);
+    expect(() => loadEnv({ ...valid, SHUTDOWN_READINESS_DELAY_MS: '60001' })).toThrow(
+      /SHUTDOWN_READINESS_DELAY_MS/,
+    );
+  });
+
   it('allows /ws from the listed web origins, PUBLIC_URL, and the dev servers outside production', () => {
     expect(webOrigins(loadEnv(valid))).toEqual(['http://localhost:5173', 'http://localhost:4173']);
     expect(

@@ -195,6 +195,12 @@ export const ZEnvSchema = z
      * with Retry-After: at most 9 s, inside the spec client's 10 s timeout.
      */
     UPLOAD_CHECKS_WAIT_MS: z.coerce.number().int().min(0).max(9_000).default(8_000),
+    /**
+     * On SIGTERM, how long the API keeps serving with /health failing before it stops taking
+     * connections: the time a load balancer needs to see the failed readiness check and send new
+     * requests elsewhere. What was asked before is answered either way.
+     */
+    SHUTDOWN_READINESS_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     /** Runs of a generation job before it fails for good. */
     GENERATION_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     /**

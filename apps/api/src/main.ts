@@ -1,10 +1,11 @@
 import { createContainer } from './container.js';
-import { EnvError, loadEnv, productionWarnings } from './env.js';
+import { EnvError, loadEnv, productionWarnings, type Env } from './env.js';
 import { createLogger } from './logger.js';
 import { registerScheduledWork } from './scheduling/scheduled-work.js';
 import { createHttpServer } from './server.js';
+import { RequestsInFlight, shutDownGracefully, shutdownDeadlineMs } from './shutdown.js';
 
-let env;
+let env: Env;
 try {
   env = loadEnv();
 } catch (error) {
@@ -24,6 +25,7 @@ await container.start();
 // Objects still in the old storage layout (the migrate CLI, run before the API, normally moved
 // them all): in the background, one process at a time; see services/storage-layout.ts.
 const { server, feed } = createHttpServer(container);
+const requests = new RequestsInFlight(server);
 
 server.listen(env.PORT, () => {
   const address = server.address();
@@ -42,12 +44,22 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
-  const deadline = setTimeout(() => process.exit(1), 10_000).unref();
-  feed.close();
-  server.close();
-  server.closeIdleConnections();
-  await container.close();
+  // Past this, whatever still holds the process is stuck: exit without it.
+  const deadline = setTimeout(() => {
+    logger.error('shutdown overran its deadline');
+    process.exit(1);
+  }, shutdownDeadlineMs(env)).unref();
+  await shutDownGracefully({
+    server,
+    feed,
+    health: container.health,
+    requests,
+    readinessDelayMs: env.SHUTDOWN_READINESS_DELAY_MS,
+    closeContainer: () => container.close(),
+    logger,
+  });
   clearTimeout(deadline);
+  logger.info('stopped');
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

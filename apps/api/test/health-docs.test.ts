@@ -102,6 +102,10 @@ describe('when the database is unreachable', () => {
       const res = await supertest(createApp(c)).get('/health');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ status: 'degraded', database: 'down', redis: 'up' });
+      // Liveness asks neither Postgres nor Redis: a database outage restarts no API process.
+      const live = await supertest(createApp(c)).get('/health/live');
+      expect(live.status).toBe(200);
+      expect(live.body).toEqual({ status: 'alive' });
     } finally {
       await c.close();
     }

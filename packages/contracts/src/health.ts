@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 export const ZHealthResponseSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
+  /**
+   * `stopping`: this process is shutting down (it finishes what it was asked and takes nothing
+   * new), so a load balancer sends new requests elsewhere.
+   */
+  status: z.enum(['ok', 'degraded', 'stopping']),
   version: z.string(),
   database: z.enum(['up', 'down']),
   redis: z.enum(['up', 'down']),
@@ -15,3 +19,7 @@ export const ZHealthResponseSchema = z.object({
   debug: z.literal(true).optional(),
 });
 export type HealthResponse = z.infer<typeof ZHealthResponseSchema>;
+
+/** The liveness check: the process's event loop runs. It never asks Postgres or Redis. */
+export const ZLivenessResponseSchema = z.object({ status: z.literal('alive') });
+export type LivenessResponse = z.infer<typeof ZLivenessResponseSchema>;

@@ -28,5 +28,13 @@ export const ZWsServerMessageSchema = z.discriminatedUnion('type', [
 export type WsServerMessage = z.infer<typeof ZWsServerMessageSchema>;
 export type WsServerMessageType = WsServerMessage['type'];
 
-/** Close codes the client acts on: sign in again, or stop retrying. */
-export const WS_CLOSE = { unauthorized: 4401, forbiddenOrigin: 4403, authTimeout: 4408 } as const;
+/**
+ * Close codes the client acts on: sign in again, stop retrying, or (serverRestart, the standard
+ * 1012 "service restart") reconnect, which reaches another API process while this one shuts down.
+ */
+export const WS_CLOSE = {
+  unauthorized: 4401,
+  forbiddenOrigin: 4403,
+  authTimeout: 4408,
+  serverRestart: 1012,
+} as const;

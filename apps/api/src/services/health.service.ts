@@ -17,6 +17,7 @@ export function within<T>(promise: Promise<T>): Promise<T> {
 
 export class HealthService {
   private readonly startedAt = Date.now();
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -27,6 +28,11 @@ export class HealthService {
     /** DEBUG_PROMPTS: said in every answer, so the web app can show the debug panel. */
     private readonly debug = false,
   ) {}
+
+  /** From now on the readiness check fails: this process is shutting down. */
+  beginShutdown(): void {
+    this.stopping = true;
+  }
 
   async check(): Promise<HealthResponse> {
     const [database, redis] = await Promise.all([
@@ -40,7 +46,7 @@ export class HealthService {
       ),
     ]);
     return {
-      status: database === 'up' && redis === 'up' ? 'ok' : 'degraded',
+      status: this.stopping ? 'stopping' : database === 'up' && redis === 'up' ? 'ok' : 'degraded',
       version: this.version,
       database,
       redis,

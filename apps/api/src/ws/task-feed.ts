@@ -90,10 +90,12 @@ export class TaskFeed {
     });
   }
 
+  /** Every socket closes with the code the web app reconnects on (to another API process). */
   close(): void {
     clearInterval(this.heartbeat);
     for (const unsubscribe of this.unsubscribe) unsubscribe();
-    for (const client of this.clients) client.socket.close(1001, 'Server shutting down');
+    for (const client of this.clients)
+      client.socket.close(WS_CLOSE.serverRestart, 'Server shutting down');
     this.wss.close();
   }
 

@@ -2,7 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { trainingJob } from '../features/training/testing';
 import { FakeWebSocket } from '../test/fake-websocket';
 import { queueTask } from './realtime-testing';
-import { createRealtimeClient, realtimeUrl, reconnectDelay, type RealtimeState } from './ws-client';
+import {
+  createRealtimeClient,
+  realtimeUrl,
+  reconnectDelay,
+  WS_CLOSE_CODES,
+  type RealtimeState,
+} from './ws-client';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -136,6 +142,20 @@ describe('createRealtimeClient', () => {
     FakeWebSocket.latest().serverAccept();
     expect(client.getState()).toBe('open');
     expect(onReady).toHaveBeenCalledTimes(2);
+  });
+
+  it('1012 (the API process is shutting down): reconnects, without renewing, and resyncs', () => {
+    const { client, onReady, refreshToken } = setup();
+    client.start();
+    FakeWebSocket.latest().serverAccept();
+    FakeWebSocket.latest().serverClose(WS_CLOSE_CODES.serverRestart);
+    expect(client.getState()).toBe('reconnecting');
+    vi.advanceTimersByTime(1000);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    FakeWebSocket.latest().serverAccept();
+    expect(client.getState()).toBe('open');
+    expect(onReady).toHaveBeenCalledTimes(2);
+    expect(refreshToken).not.toHaveBeenCalled();
   });
 
   it('4401: renews the token through the API client and reconnects with the new one', async () => {

@@ -9,7 +9,8 @@ import {
  * The realtime channel's socket (/ws). The access token goes in the first message, never in the
  * URL; the server answers `ready`, then pushes events. A 4401 close means the token was refused:
  * renew it (the API client's single-flight refresh) and reconnect. A 4403 close (wrong origin)
- * stops for good. Anything else reconnects with a capped, jittered backoff; the owner resyncs
+ * stops for good. Anything else (1012 from an API process that is shutting down among them)
+ * reconnects with a capped, jittered backoff; the owner resyncs
  * after every `ready`, since pushes made while away are lost. Every message is parsed with the
  * contract's schema; one it does not describe (malformed, or from a newer server) is dropped.
  * The app holds one of these per tab through lib/realtime.
