@@ -2,7 +2,12 @@ import { defineConfig } from 'tsup';
 
 // One bundle per entry; workspace packages are TypeScript sources, so they are bundled in.
 export default defineConfig({
-  entry: { main: 'src/main.ts', migrate: 'src/cli/migrate.ts', seed: 'src/cli/seed.ts' },
+  entry: {
+    main: 'src/main.ts',
+    migrate: 'src/cli/migrate.ts',
+    'schema-ready': 'src/cli/schema-ready.ts',
+    seed: 'src/cli/seed.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',
