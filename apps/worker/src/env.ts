@@ -73,9 +73,25 @@ const ZWorkerEnvFields = z.object({
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(25_000),
   /** Where a training's photos and engine output live while it runs. */
   WORKER_TMP_DIR: z.string().default(tmpdir()),
+  /**
+   * On Kubernetes: the worker marks its own pod's deletion cost from its state (busy high, idle
+   * low), so that scaling in removes idle workers first (fleet/pod-deletion-cost.ts). Needs
+   * POD_NAME and POD_NAMESPACE (the downward API) and a service account allowed to patch pods.
+   * Off anywhere else.
+   */
+  POD_DELETION_COST: z.enum(['on', 'off']).default('off'),
+  POD_NAME: z.string().optional(),
+  POD_NAMESPACE: z.string().optional(),
 });
 
-export const ZWorkerEnvSchema = ZWorkerEnvFields.transform((env) => ({
+export const ZWorkerEnvSchema = ZWorkerEnvFields.superRefine((env, ctx) => {
+  if (env.POD_DELETION_COST === 'on' && (!env.POD_NAME || !env.POD_NAMESPACE))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['POD_DELETION_COST'],
+      message: 'POD_DELETION_COST=on needs POD_NAME and POD_NAMESPACE (the pod it marks)',
+    });
+}).transform((env) => ({
   ...env,
   ENGINE_PYTHON:
     env.ENGINE_PYTHON ??

@@ -11,6 +11,7 @@ import { photoCheckHandlers } from './photo-checks/photo-check-handlers.js';
 import { startQueueWorkers } from './jobs/queue-workers.js';
 import { assertHandlers } from './jobs/registry.js';
 import { createPhotoAnalyzer } from './photo-checks/index.js';
+import { podDeletionCost } from './fleet/pod-deletion-cost.js';
 import { TaskCancellations, TaskStopped } from './tasks/task-cancellations.js';
 import { TaskEvents } from './tasks/task-events.js';
 import { taskJobHandler } from './tasks/task-runner.js';
@@ -87,6 +88,12 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     connection.disconnect();
     throw error;
   }
+  // Read before the first job: a pod that cannot mark itself says so at start, not mid-job.
+  const deletionCost = await podDeletionCost(env, logger).catch(async (error: unknown) => {
+    await Promise.allSettled([engines.close(), cancellations.close(), taskEvents.close()]);
+    connection.disconnect();
+    throw error;
+  });
   const shutdown = new AbortController();
   const workers = startQueueWorkers(handlers, {
     connection,
@@ -104,6 +111,7 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     shutdown: shutdown.signal,
     logger,
   });
+  deletionCost?.follow(workers);
 
   let closing: Promise<void> | undefined;
   return {
