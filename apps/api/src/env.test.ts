@@ -92,6 +92,26 @@ describe('loadEnv', () => {
     );
   });
 
+  it('knows no cold start unless told, and a kind at zero gets time to start before its tasks fail', () => {
+    expect(loadEnv(valid).ENGINE_COLD_START_SECONDS).toEqual({});
+    expect(
+      loadEnv({ ...valid, ENGINE_COLD_START_SECONDS: 'flux=60' }).ENGINE_COLD_START_SECONDS,
+    ).toEqual({ flux: 60 });
+    expect(() => loadEnv({ ...valid, ENGINE_COLD_START_SECONDS: 'gpu=60' })).toThrow(
+      /ENGINE_COLD_START_SECONDS/,
+    );
+    expect(() => loadEnv({ ...valid, ENGINE_COLD_START_SECONDS: 'flux=soon' })).toThrow(
+      /ENGINE_COLD_START_SECONDS/,
+    );
+    expect(() =>
+      loadEnv({
+        ...valid,
+        ENGINE_COLD_START_SECONDS: 'flux=60',
+        TASK_NO_WORKER_TIMEOUT_MS: '60000',
+      }),
+    ).toThrow(/TASK_NO_WORKER_TIMEOUT_MS: must be longer than flux's cold start/);
+  });
+
   it('allows /ws from the listed web origins, PUBLIC_URL, and the dev servers outside production', () => {
     expect(webOrigins(loadEnv(valid))).toEqual(['http://localhost:5173', 'http://localhost:4173']);
     expect(

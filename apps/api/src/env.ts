@@ -31,6 +31,19 @@ function isAddressOrSubnet(entry: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/** `flux=60,studio=30` as { flux: 60, studio: 30 }; anything unparsable is left for the schema. */
+function parseColdStarts(value: string): Record<string, unknown> {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [kind = '', seconds = ''] = entry.split('=').map((part) => part.trim());
+      return [kind, /^\d+$/.test(seconds) ? Number(seconds) : seconds] as const;
+    });
+  return Object.fromEntries(entries);
+}
+
 /**
  * TRUST_PROXY as Express takes it: false, a hop count, or the list of trusted proxy addresses.
  */
@@ -212,6 +225,17 @@ export const ZEnvSchema = z
       .int()
       .positive()
       .default(15 * 60_000),
+    /**
+     * The engine kinds whose workers scale to zero when idle (a fleet's GPU pool), each with the
+     * seconds its first worker takes to start and take work: `flux=60`. With no worker connected,
+     * their wait estimates include that start instead of saying nothing, and the no-worker sweep
+     * above must wait longer than it. Empty (the default): every kind keeps a worker running.
+     */
+    ENGINE_COLD_START_SECONDS: z
+      .string()
+      .default('')
+      .transform(parseColdStarts)
+      .pipe(z.partialRecord(z.enum(ENGINE_KINDS), z.number().int().positive())),
     /** What one GPU hour costs us, in dollars: prices the cost projection. */
     GPU_HOURLY_RATE: z.coerce.number().positive().default(2.49),
     /** A month of one always-on GPU, in dollars: what the queue's cost projection saves against. */
@@ -254,6 +278,15 @@ export const ZEnvSchema = z
         path: ['SMTP_URL'],
         message: 'is required when MAIL_TRANSPORT=smtp',
       });
+    }
+    // A kind at zero must be given the time to start a worker before its tasks fail unserved.
+    for (const [kind, seconds] of Object.entries(env.ENGINE_COLD_START_SECONDS)) {
+      if (seconds * 1000 >= env.TASK_NO_WORKER_TIMEOUT_MS)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TASK_NO_WORKER_TIMEOUT_MS'],
+          message: `must be longer than ${kind}'s cold start (ENGINE_COLD_START_SECONDS: ${seconds} s)`,
+        });
     }
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({

@@ -270,6 +270,36 @@ describe('GET /api/v1/queue/estimate/public', () => {
   });
 });
 
+describe('a pool that scales to zero (ENGINE_COLD_START_SECONDS)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ ENGINE_KIND: 'flux', ENGINE_COLD_START_SECONDS: 'flux=60' });
+  });
+  afterAll(() => t.close());
+
+  it("with no worker connected, waits the first worker's start, then the tasks ahead on it", async () => {
+    const user = await trainingUser(t, 2);
+    await measuredRuns(t, user.id, 'training', 'flux', [300, 300]);
+    const empty = await t.c.queue.publicEstimate(Date.now());
+    expect(empty.training).toEqual({
+      median_duration_seconds: 300,
+      sample_size: 2,
+      estimated_wait_seconds: 60,
+      expected_seconds: 360,
+      worker_connected: false,
+    });
+    // One training ahead, and still no worker: the start, then that training.
+    await startTraining(t, user, await completedSession(t, user.id));
+    const later = Date.now() + PUBLIC_ESTIMATE_MAX_AGE_SECONDS * 1000 + 1;
+    expect((await t.c.queue.publicEstimate(later)).training.estimated_wait_seconds).toBe(360);
+    // A worker up: no start to wait for.
+    await idleWorker(t, 'training', 'flux');
+    const warm = await t.c.queue.publicEstimate(later + PUBLIC_ESTIMATE_MAX_AGE_SECONDS * 1000 + 1);
+    expect(warm.training.estimated_wait_seconds).toBe(300);
+    expect(warm.training.worker_connected).toBe(true);
+  });
+});
+
 describe("a task's estimated completion", () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -67,7 +67,11 @@ export function createWorkArea(
   const trainingRepo = new TrainingRepository(db);
   const taskEvents = new TaskEventsRepository(redis, bullPrefix, logger);
   const tasksRepo = new TasksRepository(db);
-  const estimates = new DurationEstimates({ tasks: tasksRepo, jobs });
+  const estimates = new DurationEstimates({
+    tasks: tasksRepo,
+    jobs,
+    coldStartSeconds: env.ENGINE_COLD_START_SECONDS,
+  });
   const training = new TrainingService({
     training: trainingRepo,
     tasks: tasksRepo,

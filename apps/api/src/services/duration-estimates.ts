@@ -29,7 +29,22 @@ export interface EstimatedTask {
  * per task type and engine kind. Nothing is invented: with no measured run, there is no figure.
  */
 export class DurationEstimates {
-  constructor(private readonly deps: { tasks: TasksRepository; jobs: JobQueueRepository }) {}
+  constructor(
+    private readonly deps: {
+      tasks: TasksRepository;
+      jobs: JobQueueRepository;
+      /**
+       * The engine kinds whose workers scale to zero when idle, with the seconds a first worker
+       * takes to start (ENGINE_COLD_START_SECONDS): with none connected, work waits that long.
+       */
+      coldStartSeconds?: Partial<Record<EngineKind, number>>;
+    },
+  ) {}
+
+  /** A first worker's start, for a kind that scales to zero; null for one that never does. */
+  coldStart(kind: EngineKind): number | null {
+    return this.deps.coldStartSeconds?.[kind] ?? null;
+  }
 
   /** The measured median run, in whole seconds, and the runs it is taken over. */
   async run(type: TaskType, kind: EngineKind): Promise<RunDurations> {
@@ -51,7 +66,7 @@ export class DurationEstimates {
       jobsAhead,
       workers: counts.workers,
       run,
-      waitSeconds: waitSeconds(jobsAhead, run.medianSeconds, counts.workers),
+      waitSeconds: waitSeconds(jobsAhead, run.medianSeconds, counts.workers, this.coldStart(kind)),
     };
   }
 
@@ -76,7 +91,12 @@ export class DurationEstimates {
       ]);
       // Not in line (backing off before a retry): when it is taken again is not known.
       if (place === null || run.medianSeconds === null) return null;
-      const wait = waitSeconds(place, run.medianSeconds, counts.workers);
+      const wait = waitSeconds(
+        place,
+        run.medianSeconds,
+        counts.workers,
+        this.coldStart(task.engine_kind),
+      );
       return wait === null ? null : new Date(now + (wait + run.medianSeconds) * 1000).toISOString();
     }
     if (task.status !== 'running' || !task.started_at) return null;
@@ -92,15 +112,22 @@ export class DurationEstimates {
 
 /**
  * Until a task with `jobsAhead` before it starts: those tasks at the median run, shared among the
- * workers. None ahead: at once. null while no worker is connected (nothing would run it), or
- * when tasks are ahead and no run has been measured.
+ * workers. None ahead: at once. With no worker connected: for a kind that scales to zero
+ * (`coldStartSeconds`), a first worker's start, then the tasks ahead at the median on that one
+ * worker; for any other kind null (nothing would run it). null too when tasks are ahead and no run
+ * has been measured.
  */
 export function waitSeconds(
   jobsAhead: number,
   medianSeconds: number | null,
   workers: number,
+  coldStartSeconds: number | null = null,
 ): number | null {
-  if (workers === 0) return null;
+  if (workers === 0) {
+    if (coldStartSeconds === null) return null;
+    if (jobsAhead === 0) return coldStartSeconds;
+    return medianSeconds === null ? null : coldStartSeconds + Math.round(jobsAhead * medianSeconds);
+  }
   if (jobsAhead === 0) return 0;
   return medianSeconds === null ? null : Math.round((jobsAhead * medianSeconds) / workers);
 }

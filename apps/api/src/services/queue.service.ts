@@ -249,7 +249,12 @@ export class QueueService {
           task_type: type,
           queue: taskQueueName(type, kind),
           ...counts,
-          estimated_wait_seconds: waitSeconds(counts.waiting, run.medianSeconds, counts.workers),
+          estimated_wait_seconds: waitSeconds(
+            counts.waiting,
+            run.medianSeconds,
+            counts.workers,
+            this.deps.estimates.coldStart(kind),
+          ),
         };
       }),
     );
