@@ -303,6 +303,58 @@ ensure_schemathesis() {
   export SCHEMATHESIS="$venv/bin/schemathesis"
 }
 
+# The offline check of infra/k8s (`npm test` only; infra/k8s/test/validate.py): kustomize builds
+# every overlay, kubernetes-validate checks each object against the schemas of the oldest
+# Kubernetes the README supports, and KEDA's own ScaledObject CRD, taken from KEDA's Go module,
+# checks the ScaledObjects. Everything is pinned and kept in .local (the venv, the kustomize binary,
+# the CRD file), so only the first run downloads: about 40 MB, and a one-off build of kustomize.
+K8S_OLDEST_VERSION="1.33.0"
+KEDA_VERSION="v2.20.2"
+KUSTOMIZE_VERSION="v5.7.1"
+ensure_k8s_validation() {
+  local venv="$LOCAL/k8s-validate" lock="$ROOT/infra/k8s/test/requirements.lock" stamp
+  command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
+  stamp="$(sha256sum "$lock" | cut -c1-16)"
+  if ! [ -x "$venv/bin/python" ] || [ "$(cat "$venv/.stamp" 2>/dev/null)" != "$stamp" ]; then
+    ensure_uv
+    log "installing kubernetes-validate into .local/k8s-validate"
+    export UV_CACHE_DIR="${UV_CACHE_DIR:-$LOCAL/uv-cache}" UV_NATIVE_TLS=1
+    rm -rf "$venv"
+    "$UV" venv -q --python "$(command -v python3)" "$venv"
+    VIRTUAL_ENV="$venv" "$UV" pip sync -q "$lock" ||
+      die "installing kubernetes-validate failed (infra/k8s/test/requirements.lock): PyPI is needed once"
+    echo "$stamp" >"$venv/.stamp"
+  fi
+  local dir="$LOCAL/kustomize" go_cmd
+  if ! [ -x "$dir/bin/kustomize" ] || [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$KUSTOMIZE_VERSION" ]; then
+    log "installing kustomize $KUSTOMIZE_VERSION into .local/kustomize (go install)"
+    go_cmd="$(go_at_least go1.22.7 go1.22.12 "$dir" kustomize)"
+    rm -rf "$dir/bin" "$dir/.stamp"
+    mkdir -p "$dir"
+    # Its own module and build caches, deleted afterwards: only the binary is kept.
+    GOTOOLCHAIN=local GOBIN="$dir/bin" GOPATH="$dir/go" GOCACHE="$dir/go-build" GOFLAGS=-modcacherw \
+      "$go_cmd" install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION" ||
+      die "installing kustomize failed (go install sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION): the Go module proxy is needed once"
+    rm -rf "$dir/go" "$dir/go-build"
+    echo "$KUSTOMIZE_VERSION" >"$dir/.stamp"
+  fi
+  local keda="$LOCAL/keda" crd="$LOCAL/keda/keda.sh_scaledobjects-$KEDA_VERSION.yaml" module
+  if ! [ -f "$crd" ]; then
+    log "fetching KEDA $KEDA_VERSION's ScaledObject CRD into .local/keda (its Go module)"
+    go_cmd="$(go_at_least go1.22.7 go1.22.12 "$keda" "KEDA's CRD")"
+    mkdir -p "$keda"
+    module="$(GOTOOLCHAIN=local GOPATH="$keda/go" GOFLAGS=-modcacherw \
+      "$go_cmd" mod download -json "github.com/kedacore/keda/v2@$KEDA_VERSION" |
+      sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')"
+    [ -n "$module" ] && [ -f "$module/config/crd/bases/keda.sh_scaledobjects.yaml" ] ||
+      die "fetching github.com/kedacore/keda/v2@$KEDA_VERSION failed: the Go module proxy is needed once (offline?)"
+    cp "$module/config/crd/bases/keda.sh_scaledobjects.yaml" "$crd.tmp" && mv "$crd.tmp" "$crd"
+    rm -rf "$keda/go"
+  fi
+  export KUSTOMIZE="$dir/bin/kustomize" KEDA_SCALEDOBJECT_CRD="$crd"
+  export K8S_VALIDATE_PYTHON="$venv/bin/python"
+}
+
 # stripe-mock, Stripe's own stand-in for its API (a Go program), for the Stripe-mode tests
 # (`npm test` only): built with `go install` from the Go module proxy into .local/stripe-mock,
 # pinned, and rebuilt only when the pin changes. Listens on 127.0.0.1 (STUDIOSHOT_STRIPE_MOCK_PORT,

@@ -31,6 +31,11 @@ pnpm exec prettier --check . --log-level warn
 # Import cycles over the apps and packages, type imports included (.dependency-cruiser.cjs).
 pnpm exec depcruise apps packages --config .dependency-cruiser.cjs --output-type err
 
+# infra/k8s: every overlay built offline and every object validated strictly (scripts/lib.sh).
+step "kubernetes manifests"
+ensure_k8s_validation
+"$K8S_VALIDATE_PYTHON" infra/k8s/test/validate.py "$KUSTOMIZE" "$KEDA_SCALEDOBJECT_CRD" "$K8S_OLDEST_VERSION"
+
 step "build and typecheck"
 pnpm exec turbo run build typecheck --output-logs=errors-only
 
