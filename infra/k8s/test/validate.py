@@ -176,6 +176,13 @@ def fleet_rules(docs: list[dict[str, Any]]) -> list[str]:
         needed = (delay + max(generation, upload) + 10_000) / 1000
         if spec.get("terminationGracePeriodSeconds", 30) <= needed:
             problems.append(f"{name(api)}: terminationGracePeriodSeconds must exceed {needed:g}")
+        # The Service must drop the pod while it still serves: readiness fails within the delay.
+        readiness = spec["containers"][0].get("readinessProbe", {})
+        notice_ms = readiness.get("periodSeconds", 10) * readiness.get("failureThreshold", 3) * 1000
+        if readiness.get("httpGet", {}).get("path") != "/health" or notice_ms >= delay:
+            problems.append(
+                f"{name(api)}: readiness must probe /health and fail within {delay} ms"
+            )
     return problems
 
 
