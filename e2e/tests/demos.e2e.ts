@@ -8,7 +8,7 @@ import { DESKTOP } from '../harness.js';
  * out: /demo (three styles, 'Try FREE Demo', its 2-second generating step, three real samples of
  * the style, the CTAs to /upload and /generate, 'Try Another Style') and /old-demo (Back to Home,
  * Get Started, 'Transform Now' showing 'Processing...' for 3 seconds and then the next sample,
- * the CTAs to /pricing, the '2,847+ professionals' claim). Screenshots at 1280 and 375 px.
+ * the CTAs to /pricing, the count of professionals (the API's development default outside production)). Screenshots at 1280 and 375 px.
  */
 let product: Product;
 

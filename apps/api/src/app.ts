@@ -27,6 +27,7 @@ import { usersRoutes } from './routes/users.routes.js';
 import { wsRoutes } from './routes/ws.routes.js';
 import { pipeline } from 'node:stream/promises';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
+import { socialProof } from './env.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /** Paths the server answers itself; everything else under GET is the web app. */
@@ -87,6 +88,7 @@ export function createApp(c: Container): Express {
     exports: c.exports,
     photoRetentionDays: c.env.PHOTO_RETENTION_DAYS,
     signInDays: c.env.REFRESH_TOKEN_TTL_DAYS,
+    socialProof: socialProof(c.env),
     sendStored: async (key, res) => {
       await pipeline(await c.storage.get(key), res);
     },

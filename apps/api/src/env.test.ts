@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEV_CONVENIENCES } from '@studioshot/contracts';
-import { EnvError, loadEnv, productionWarnings, webOrigins } from './env.js';
+import {
+  DEVELOPMENT_SOCIAL_PROOF,
+  EnvError,
+  loadEnv,
+  productionWarnings,
+  socialProof,
+  webOrigins,
+} from './env.js';
 
 const valid = {
   DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
@@ -282,5 +289,65 @@ describe('production refuses development conveniences', () => {
         /^PAYMENT_PROVIDER=test is on \(ALLOW_TEST_PAYMENTS_IN_PRODUCTION=true\)/,
       ),
     ]);
+  });
+});
+
+describe('social proof: a figure is quoted only when set, with its source', () => {
+  it('production quotes nothing by default', () => {
+    expect(socialProof(loadEnv(production))).toEqual({
+      rating: null,
+      rating_count: null,
+      source: null,
+      development_default: false,
+    });
+  });
+
+  it('outside production the sample figures show, marked as a development default', () => {
+    expect(socialProof(loadEnv(valid))).toEqual(DEVELOPMENT_SOCIAL_PROOF);
+    expect(socialProof(loadEnv({ ...valid, NODE_ENV: 'test' })).development_default).toBe(true);
+  });
+
+  it('the settings win everywhere, each figure on its own', () => {
+    const set = {
+      SOCIAL_PROOF_RATING: '4.6',
+      SOCIAL_PROOF_RATING_COUNT: '312',
+      SOCIAL_PROOF_SOURCE: 'Trustpilot, November 2026',
+    };
+    for (const base of [valid, production])
+      expect(socialProof(loadEnv({ ...base, ...set }))).toEqual({
+        rating: 4.6,
+        rating_count: 312,
+        source: 'Trustpilot, November 2026',
+        development_default: false,
+      });
+    expect(
+      socialProof(
+        loadEnv({
+          ...valid,
+          SOCIAL_PROOF_RATING_COUNT: '40',
+          SOCIAL_PROOF_SOURCE: 'Our customers',
+        }),
+      ),
+    ).toEqual({
+      rating: null,
+      rating_count: 40,
+      source: 'Our customers',
+      development_default: false,
+    });
+  });
+
+  it('refuses a figure without its source, a source without a figure, and a rating above 5', () => {
+    expect(() => loadEnv({ ...production, SOCIAL_PROOF_RATING: '4.9' })).toThrow(
+      /SOCIAL_PROOF_SOURCE: is required with SOCIAL_PROOF_RATING/,
+    );
+    expect(() => loadEnv({ ...valid, SOCIAL_PROOF_SOURCE: 'Trustpilot' })).toThrow(
+      /SOCIAL_PROOF_SOURCE: names the source/,
+    );
+    expect(() =>
+      loadEnv({ ...valid, SOCIAL_PROOF_RATING: '5.1', SOCIAL_PROOF_SOURCE: 'x' }),
+    ).toThrow(/SOCIAL_PROOF_RATING/);
+    expect(() =>
+      loadEnv({ ...valid, SOCIAL_PROOF_RATING_COUNT: '12.5', SOCIAL_PROOF_SOURCE: 'x' }),
+    ).toThrow(/SOCIAL_PROOF_RATING_COUNT/);
   });
 });

@@ -5,6 +5,7 @@ import {
   PRODUCTION_GENERATION_WAIT_MS,
   PRODUCTION_RATE_LIMITS,
   productionRefusal,
+  type SocialProof,
 } from '@studioshot/contracts';
 import { ALWAYS_ON_COST } from '@studioshot/pricing';
 import { isIP } from 'node:net';
@@ -246,6 +247,15 @@ export const ZEnvSchema = z
      * delete that never comes due is none.
      */
     PHOTO_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    /**
+     * The rating (out of 5) and the count of professionals the public pages quote, and where both
+     * come from. Unset in production: the pages quote no rating and no count. A figure needs its
+     * source. Outside production, with none of the three set, the spec's sample figures show,
+     * labelled as a development default (socialProof).
+     */
+    SOCIAL_PROOF_RATING: z.coerce.number().positive().max(5).optional(),
+    SOCIAL_PROOF_RATING_COUNT: z.coerce.number().int().positive().optional(),
+    SOCIAL_PROOF_SOURCE: z.string().trim().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.PAYMENT_PROVIDER === 'stripe') {
@@ -272,6 +282,22 @@ export const ZEnvSchema = z
           message: `is a ${publishableMode} key but STRIPE_SECRET_KEY is a ${secretMode} key`,
         });
     }
+    const figureSet =
+      env.SOCIAL_PROOF_RATING !== undefined || env.SOCIAL_PROOF_RATING_COUNT !== undefined;
+    if (figureSet && !env.SOCIAL_PROOF_SOURCE)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SOCIAL_PROOF_SOURCE'],
+        message:
+          'is required with SOCIAL_PROOF_RATING or SOCIAL_PROOF_RATING_COUNT: a figure names its source',
+      });
+    if (!figureSet && env.SOCIAL_PROOF_SOURCE)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SOCIAL_PROOF_SOURCE'],
+        message:
+          'names the source of SOCIAL_PROOF_RATING or SOCIAL_PROOF_RATING_COUNT, and neither is set',
+      });
     if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -308,6 +334,33 @@ export function webOrigins(env: Env): string[] {
   const origins = listed.map((origin) => new URL(origin).origin);
   if (env.PUBLIC_URL) origins.push(new URL(env.PUBLIC_URL).origin);
   return origins;
+}
+
+/**
+ * The figures a server outside production quotes when none are set: the product spec's sample
+ * rating, so development pages show the layout with a rating. Never used in production.
+ */
+export const DEVELOPMENT_SOCIAL_PROOF: SocialProof = {
+  rating: 4.9,
+  rating_count: 2847,
+  source: 'Sample figures (development default, not a real rating)',
+  development_default: true,
+};
+
+/** The rating and count the public pages may quote: the settings, or nothing (production). */
+export function socialProof(env: Env): SocialProof {
+  const rating = env.SOCIAL_PROOF_RATING ?? null;
+  const ratingCount = env.SOCIAL_PROOF_RATING_COUNT ?? null;
+  if (rating === null && ratingCount === null)
+    return env.NODE_ENV === 'production'
+      ? { rating: null, rating_count: null, source: null, development_default: false }
+      : DEVELOPMENT_SOCIAL_PROOF;
+  return {
+    rating,
+    rating_count: ratingCount,
+    source: env.SOCIAL_PROOF_SOURCE ?? null,
+    development_default: false,
+  };
 }
 
 export class EnvError extends Error {

@@ -14,6 +14,7 @@ export * from './templates.js';
 export * from './generation.js';
 export * from './dev-conveniences.js';
 export * from './account.js';
+export * from './social-proof.js';
 export * from './billing.js';
 export * from './deletion.js';
 export * from './renewals.js';

@@ -8,6 +8,8 @@ import {
   ZPrivacyFactsSchema,
   ZSignInSessionListSchema,
   ZSignOutResponseSchema,
+  ZSocialProofSchema,
+  type SocialProof,
 } from '@studioshot/contracts';
 import type { Response } from 'express';
 import { z } from 'zod';
@@ -27,6 +29,8 @@ export function accountRoutes(
     exports: ExportService;
     photoRetentionDays: number;
     signInDays: number;
+    /** The rating and count the public pages may quote (env.ts socialProof). */
+    socialProof: SocialProof;
     /** Streams a stored object to the response. */
     sendStored: (key: string, res: Response) => Promise<void>;
   },
@@ -48,6 +52,21 @@ export function accountRoutes(
       export_kept_hours: EXPORT_KEPT_HOURS,
       sign_in_days: deps.signInDays,
     }),
+  );
+
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/social-proof',
+      summary:
+        'The rating and count of professionals the public pages may quote, with their source',
+      description:
+        'Not in the contract. Operator settings (SOCIAL_PROOF_RATING, SOCIAL_PROOF_RATING_COUNT, SOCIAL_PROOF_SOURCE); each figure is null when not set, and the pages then quote none. A server outside production with none set answers sample figures marked `development_default`.',
+      tag: 'system',
+      auth: 'none',
+      responses: { 200: ZSocialProofSchema },
+    },
+    () => deps.socialProof,
   );
 
   api.route(

@@ -60,7 +60,9 @@ describe('/demo', () => {
 describe('/old-demo', () => {
   it('Transform Now shows Processing... for 3 seconds, then the next sample', async () => {
     const router = renderApp('/old-demo');
-    expect(await screen.findByText(/2,847\+ professionals/)).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'From everyday photo to professional headshot' }),
+    ).toBeTruthy();
     expect(screen.getByRole('img', { name: /After: Professional Executive/ })).toBeTruthy();
     expect(screen.getByRole('link', { name: '← Back to Home' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('link', { name: 'Get Started' }).getAttribute('href')).toBe('/auth');

@@ -7,6 +7,12 @@ import { useSession } from '../features/auth/session-store';
 import { Claim, UNTIMED_CLAIM } from '../features/home/Claim';
 import { useGetStarted } from '../features/home/use-get-started';
 import { PLANS_FROM } from '../features/home/starting-price';
+import {
+  professionalsText,
+  ratingText,
+  sourceText,
+  useSocialProof,
+} from '../features/social-proof/social-proof';
 import { bestName } from '../lib/display-name';
 
 // What depends on the wait-time estimate (the time to results, why choose us) and the sections
@@ -15,11 +21,21 @@ const landingSections = () => import('../features/home/LandingSections');
 const TimeClaim = lazy(() => landingSections().then((m) => ({ default: m.TimeClaim })));
 const LandingSections = lazy(() => landingSections().then((m) => ({ default: m.LandingSections })));
 
-const CLAIMS = [
-  { value: '60', label: 'studio styles' },
-  { value: '4.9/5', label: 'from 2,847+ professionals' },
-  { value: PLANS_FROM, label: 'a month, cancel any time' },
-];
+const STYLES_CLAIM = { value: '60', label: 'studio styles' };
+const PRICE_CLAIM = { value: PLANS_FROM, label: 'a month, cancel any time' };
+/** In the rating's place when none is configured, so the list keeps its four columns. */
+const SIZE_CLAIM = { value: '1024x1024', label: 'pixels per headshot' };
+
+/** The configured rating as an 'At a glance' claim, or what is delivered when there is none. */
+function RatingClaim() {
+  const proof = useSocialProof();
+  const rating = ratingText(proof);
+  if (!rating) return <Claim {...SIZE_CLAIM} />;
+  const professionals = professionalsText(proof);
+  return (
+    <Claim value={rating} label={professionals ? `from ${professionals}` : 'average rating'} />
+  );
+}
 
 /** False until the browser has painted the page once: a frame, then a task after it. */
 function useAfterFirstPaint(): boolean {
@@ -37,6 +53,24 @@ function useAfterFirstPaint(): boolean {
   return painted;
 }
 
+/** The configured rating under the portraits; nothing at all when none is set. */
+function RatingBadge() {
+  const proof = useSocialProof();
+  const rating = ratingText(proof);
+  if (!rating) return null;
+  const professionals = professionalsText(proof);
+  return (
+    <div className="absolute bottom-0 left-1/2 z-20 -translate-x-1/2 rounded-2xl bg-white px-4 py-2 text-center text-sm font-medium whitespace-nowrap text-stone-800 shadow-lg">
+      <span className="text-accent-600" aria-hidden="true">
+        ★★★★★
+      </span>{' '}
+      {rating}
+      {professionals && ` from ${professionals}`}
+      <span className="block text-xs font-normal text-stone-500">{sourceText(proof)}</span>
+    </div>
+  );
+}
+
 function HeroArt() {
   return (
     <div className="relative mx-auto h-80 w-full max-w-md sm:h-96" aria-hidden="true">
@@ -49,9 +83,7 @@ function HeroArt() {
       <div className="absolute top-0 left-1/2 z-10 w-[52%] -translate-x-1/2 overflow-hidden rounded-3xl shadow-2xl shadow-stone-900/25 ring-4 ring-white">
         <Portrait style="executive" variant="after" label="" className="block h-auto w-full" />
       </div>
-      <div className="absolute bottom-0 left-1/2 z-20 -translate-x-1/2 rounded-full bg-white px-4 py-2 text-sm font-medium whitespace-nowrap text-stone-800 shadow-lg">
-        <span className="text-accent-600">★★★★★</span> 4.9/5 from 2,847+ professionals
-      </div>
+      <RatingBadge />
     </div>
   );
 }
@@ -142,7 +174,7 @@ export function Component() {
 
       <section aria-label="At a glance" className="border-y border-stone-200 bg-white">
         <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-y-8 px-4 py-10 sm:px-6 md:grid-cols-4">
-          <Claim {...CLAIMS[0]!} />
+          <Claim {...STYLES_CLAIM} />
           {painted ? (
             <Suspense fallback={UNTIMED_CLAIM}>
               <TimeClaim />
@@ -150,9 +182,8 @@ export function Component() {
           ) : (
             UNTIMED_CLAIM
           )}
-          {CLAIMS.slice(1).map((claim) => (
-            <Claim key={claim.label} {...claim} />
-          ))}
+          <RatingClaim />
+          <Claim {...PRICE_CLAIM} />
         </dl>
       </section>
 

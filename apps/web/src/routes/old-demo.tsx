@@ -3,6 +3,11 @@ import { Link } from 'react-router';
 import { buttonClass, cardClass } from '../components/ui';
 import { DEMO_PORTRAIT, OLD_DEMO_SAMPLES } from '../features/demo/samples';
 import { formatDollars, GENERATION_ORDER, PLANS } from '../features/payments/catalogue';
+import {
+  professionalsText,
+  sourceText,
+  useSocialProof,
+} from '../features/social-proof/social-proof';
 
 /** How long 'Transform Now' shows 'Processing...' (spec: 3 seconds). */
 export const TRANSFORM_MS = 3000;
@@ -14,6 +19,9 @@ export const TRANSFORM_MS = 3000;
 export function Component() {
   const [shown, setShown] = useState(0);
   const [processing, setProcessing] = useState(false);
+  const proof = useSocialProof();
+  const professionals = professionalsText(proof);
+  const source = professionals ? sourceText(proof) : null;
 
   useEffect(() => {
     if (!processing) return;
@@ -42,7 +50,10 @@ export function Component() {
           From everyday photo to professional headshot
         </h1>
         <p className="mt-3 text-stone-700">
-          Join 2,847+ professionals who upgraded their profile photo with Studioshot.
+          {professionals
+            ? `Join ${professionals} who upgraded their profile photo with Studioshot.`
+            : 'See how one everyday photo becomes a studio headshot.'}
+          {source && <span className="block text-xs text-stone-500">{source}</span>}
         </p>
       </header>
 

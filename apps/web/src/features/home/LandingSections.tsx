@@ -5,6 +5,8 @@ import { buttonClass, cardClass } from '../../components/ui';
 import { useSession } from '../auth/session-store';
 import type { ResultsEstimate } from '../queue/durations';
 import { usePublicResultsEstimate } from '../queue/use-public-estimate';
+import type { SocialProof } from '@studioshot/contracts';
+import { socialProofSentence, sourceText, useSocialProof } from '../social-proof/social-proof';
 import { Claim, UNTIMED_CLAIM } from './Claim';
 import { useGetStarted } from './use-get-started';
 import { ORDER_IMAGES, ORDER_PRICE, PLANS_FROM } from './starting-price';
@@ -21,7 +23,24 @@ export function TimeClaim() {
   return results ? <Claim value={results.short} label="to your results" /> : UNTIMED_CLAIM;
 }
 
-function reasons(results: ResultsEstimate | null) {
+/**
+ * The configured rating as a reason, with its source; without one, a reason that needs no figure
+ * takes its place, so the grid keeps its six cards.
+ */
+function trustReason(proof: SocialProof | undefined) {
+  const sentence = socialProofSentence(proof);
+  if (!sentence)
+    return {
+      title: 'Your photos stay yours',
+      body: 'Your selfies train only your own model and are deleted a set number of days after its training (the Privacy page says how many); your headshots are yours to delete.',
+    };
+  return {
+    title: 'Trusted by professionals',
+    body: `${sentence}, from individuals and freelancers to teams and agencies. ${sourceText(proof)}.`,
+  };
+}
+
+function reasons(results: ResultsEstimate | null, proof: SocialProof | undefined) {
   return [
     {
       title: 'Studio-lit portraits',
@@ -32,15 +51,12 @@ function reasons(results: ResultsEstimate | null) {
       title: results ? `Results in ${results.phrase}` : 'No studio booking',
       body: 'Skip the booking, the commute and the retakes. Upload from your phone and follow your model’s training live.',
     },
+    trustReason(proof),
     ...REASONS,
   ];
 }
 
 const REASONS = [
-  {
-    title: 'Trusted by professionals',
-    body: 'Rated 4.9/5 by 2,847+ professionals, from individuals and freelancers to teams and agencies.',
-  },
   {
     title: 'A model that is only yours',
     body: 'We train a personal model on your own 10-20 photos, so every headshot still looks like you.',
@@ -119,6 +135,7 @@ export function LandingSections() {
   const { start, busy } = useGetStarted();
   const signedIn = status === 'authenticated';
   const results = usePublicResultsEstimate();
+  const proof = useSocialProof();
 
   return (
     <>
@@ -130,7 +147,7 @@ export function LandingSections() {
           lead="For individuals, professionals, teams and agencies who need a great headshot, fast."
         />
         <ul className="mt-12 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-          {reasons(results).map((reason) => (
+          {reasons(results, proof).map((reason) => (
             <li key={reason.title} className={`${cardClass} p-6`}>
               <span aria-hidden="true" className="mb-4 block h-1 w-8 rounded-full bg-accent-500" />
               <h3 className="font-semibold text-stone-950">{reason.title}</h3>
