@@ -116,17 +116,22 @@ describe('POST /api/v1/generation/generate-trained', () => {
       cost: Math.round(CREDIT_LIST_PRICE_CENTS) / 100,
     });
     expect(body.generation_time).toBeGreaterThanOrEqual(0);
-    // A plain user's custom prompt is not used: the template's, with the model's trigger word.
-    const prof1 = templateById('prof_1')!;
+    // Beside a style, any user's prompt is the prompt (with the model's trigger word); the
+    // studio engine renders none of its words, and the answer says so.
     expect(body.items).toEqual([
       {
         template_id: 'prof_1',
         variant: 0,
-        prompt: templatePrompt(prof1, 0).replace(/\ba man\b|\bperson\b/gi, 'ohwx'),
+        prompt: 'a ohwx on a yacht',
+        prompt_applied: false,
+        prompt_note: MESSAGES.promptNoStudioWords,
       },
     ]);
-    expect(body.prompt).toContain('ohwx');
-    expect(body.prompt).not.toContain('yacht');
+    expect(body).toMatchObject({
+      prompt: 'a ohwx on a yacht',
+      prompt_applied: false,
+      prompt_note: MESSAGES.promptNoStudioWords,
+    });
     expect(body.images.map((i) => i.position)).toEqual([0, 1, 2, 3]);
     for (const image of body.images) {
       expect(image.url).toMatch(new RegExp(`^/images/generated/${image.id}\\?token=`));
@@ -197,14 +202,86 @@ describe('POST /api/v1/generation/generate-trained', () => {
       expect(res.status).toBe(202);
       expect(ZGenerationResultSchema.parse(res.body).prompt).toBe('ohwx on a yacht, ohwx at sea');
     }
-    // A monthly premium plan is not enough.
+    // Beside a chosen template a monthly premium plan is not enough: accepted, and told why.
     const monthly = await creditUser(t, 1, {
       plan_type: 'premium',
       subscription_interval: 'monthly',
     });
     const modelId = await trainedModel(t, monthly.id);
-    const res = await generate(t, monthly, TRAINED, { model_id: modelId, prompt: 'on a yacht' });
-    expect(ZGenerationResultSchema.parse(res.body).prompt).not.toContain('yacht');
+    const res = await generate(t, monthly, TRAINED, {
+      model_id: modelId,
+      template_id: 'prof_1',
+      prompt: 'on a yacht, dark office',
+    });
+    expect(res.status).toBe(202);
+    const body = ZGenerationResultSchema.parse(res.body);
+    expect(body.prompt).not.toContain('yacht');
+    expect(body).toMatchObject({ prompt_applied: false, prompt_note: MESSAGES.promptNeedsPlan });
+  });
+
+  it('one prompt rule: what the prompt did is in every answer, and no prompt is refused', async () => {
+    const user = await creditUser(t, 6);
+    const modelId = await trainedModel(t, user.id, { trigger_word: 'ohwx' });
+    const send = async (path: string, body: Record<string, unknown>) => {
+      const res = await generate(t, user, path, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      return ZGenerationResultSchema.parse(res.body);
+    };
+    // Beside a style, on every Generate call with a style: the recognised words shape the look.
+    for (const path of [TRAINED, '/api/v1/inference/generate']) {
+      const shaped = await send(path, {
+        model_id: modelId,
+        style: 'professional',
+        prompt: 'dark moody portrait of person in an office, close-up',
+      });
+      expect(shaped).toMatchObject({
+        prompt: 'dark moody portrait of ohwx in an office, close-up',
+        prompt_applied: ['office', 'dark', 'moody', 'close-up'],
+        prompt_note: 'Your prompt set the look: office, dark, moody, close-up.',
+      });
+      expect(shaped.items[0]!.prompt_applied).toEqual(shaped.prompt_applied);
+    }
+    // The style page's default prompt shapes it too.
+    expect(
+      (
+        await send(TRAINED, {
+          model_id: modelId,
+          prompt: 'professional headshot in business attire',
+        })
+      ).prompt_applied,
+    ).toEqual(['business']);
+    // None sent, or the template's own: the template's look, said so.
+    expect(await send(TRAINED, { model_id: modelId, template_id: 'prof_1' })).toMatchObject({
+      prompt_applied: false,
+      prompt_note: MESSAGES.promptNotSent,
+    });
+    const own = templatePrompt(templateById('prof_1')!, 0);
+    expect(
+      await send(TRAINED, { model_id: modelId, template_id: 'prof_1', prompt: own }),
+    ).toMatchObject({ prompt_applied: false, prompt_note: MESSAGES.promptIsTemplates });
+    // A custom prompt beside a chosen template on a plan without one: accepted, not used, said so.
+    expect(
+      await send('/models/generate-image', {
+        model_id: modelId,
+        template_used: 'prof_1',
+        prompt: 'dark office',
+      }),
+    ).toMatchObject({ prompt_applied: false, prompt_note: MESSAGES.promptNeedsPlan });
+  });
+
+  it('on flux the prompt is the prompt, whole', async () => {
+    const user = await creditUser(t, 1);
+    const modelId = await trainedModel(t, user.id, { model_type: 'flux', trigger_word: 'ohwx' });
+    const res = await generate(t, user, TRAINED, {
+      model_id: modelId,
+      prompt: 'a person on a yacht at sunset',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(ZGenerationResultSchema.parse(res.body)).toMatchObject({
+      prompt: 'a ohwx on a yacht at sunset',
+      prompt_applied: ['a person on a yacht at sunset'],
+      prompt_note: 'Your prompt is what the model rendered.',
+    });
   });
 
   it("takes anyone's custom prompt under the server's debug setting (DEBUG_PROMPTS)", async () => {
@@ -586,13 +663,19 @@ describe('the other Generate calls', () => {
       .post('/models/generate-image')
       .set(bearer(user.token))
       .set('Idempotency-Key', randomUUID())
-      .field('prompt', 'ignored for this plan')
+      .field('prompt', 'not used on this plan')
       .field('template_used', 'prof_12')
       .field('variant', '2');
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const body = ZGenerationResultSchema.parse(res.body);
     expect(body.items).toEqual([
-      { template_id: 'prof_12', variant: 2, prompt: expect.stringContaining('sks') as string },
+      {
+        template_id: 'prof_12',
+        variant: 2,
+        prompt: expect.stringContaining('sks') as string,
+        prompt_applied: false,
+        prompt_note: MESSAGES.promptNeedsPlan,
+      },
     ]);
     const unknown = await t.request
       .post('/models/generate-image')

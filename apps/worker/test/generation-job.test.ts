@@ -1,4 +1,5 @@
 import { MESSAGES } from '@studioshot/contracts';
+import type { GenerationItem } from '@studioshot/db';
 import { generationImageKey } from '@studioshot/storage';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +123,42 @@ describe('generation.run through BullMQ, Postgres, storage and the real engine',
     // Every generate task so far ran on the same process, still alive and waiting for more.
     expect(new Set(pids).size).toBe(1);
     expect(await processAlive(pids[0]!)).toBe(true);
+  });
+
+  it("a prompt the API applied shapes the template's look; the template's own prompt does not", async () => {
+    const render = async (item: GenerationItem) => {
+      const generation = await seedGeneration(suite, trained, {
+        items: [item],
+        seed: 21,
+        imagesPerItem: 1,
+        size: 256,
+      });
+      expect((await waitForFinalTask(suite, generation.taskId, 120_000)).status).toBe('completed');
+      const [image] = await generatedImages(suite, generation.generationId);
+      const stored = await suite.storage.localFile(image!.image_key);
+      const pixels = await sharp(stored.path).raw().toBuffer();
+      await stored.release();
+      return pixels;
+    };
+    const prompt = 'dark moody portrait of person in an office, close-up';
+    const own = await render({ template_id: 'prof_1', variant: 0, prompt });
+    const again = await render({
+      template_id: 'prof_1',
+      variant: 0,
+      prompt,
+      prompt_applied: false,
+    });
+    const shaped = await render({
+      template_id: 'prof_1',
+      variant: 0,
+      prompt,
+      prompt_applied: ['office', 'dark', 'moody', 'close-up'],
+    });
+    const meanDifference = (a: Buffer, b: Buffer) =>
+      a.reduce((sum, value, index) => sum + Math.abs(value - b[index]!), 0) / a.length;
+    // Same seed, same template: only the applied prompt changes the picture.
+    expect(meanDifference(own, again)).toBe(0);
+    expect(meanDifference(own, shaped)).toBeGreaterThan(2);
   });
 
   it("leaves a model of another engine kind on that kind's queue", async () => {

@@ -129,6 +129,12 @@ export const ZGenerateParamsSchema = z.strictObject({
   model_path: z.string().nullable(),
   /** The built prompt (trigger word already substituted); the studio engine reads its mood. */
   prompt: z.string().max(2000),
+  /**
+   * The prompt is the user's and shapes the template's look: the studio engine applies the words
+   * it recognises (studio-prompt-words.json) over the template's studio settings. Absent or false:
+   * the template alone decides the studio look. Flux renders the prompt either way.
+   */
+  prompt_shapes_look: z.boolean().optional(),
   /** The template variant being rendered, or null for a prompt without a template. */
   template: z
     .strictObject({

@@ -266,11 +266,22 @@ export const ZGeneratedImageSchema = z.object({
 });
 export type GeneratedImage = z.infer<typeof ZGeneratedImageSchema>;
 
+/**
+ * What became of the user's prompt: the words that shaped the images (on the studio engine the
+ * words it renders; on flux the whole prompt), or false when it shaped nothing.
+ */
+export const ZPromptAppliedSchema = z.union([z.literal(false), z.array(z.string()).min(1)]);
+export type PromptApplied = z.infer<typeof ZPromptAppliedSchema>;
+
 /** What one generation renders: a template variant and the prompt built for it. */
 export const ZGenerationItemSchema = z.object({
   template_id: z.string().nullable(),
   variant: z.number().int(),
   prompt: z.string(),
+  /** Absent on generations made before prompts were reported. */
+  prompt_applied: ZPromptAppliedSchema.optional(),
+  /** One sentence: what the prompt did, or why it did nothing. */
+  prompt_note: z.string().optional(),
 });
 
 /** The answer of every Generate call (spec: Generation result). */
@@ -286,6 +297,14 @@ export const ZGenerationResultSchema = z.object({
   model_id: z.string().uuid().nullable(),
   /** The first item's prompt, as built. */
   prompt: z.string(),
+  /**
+   * Not in the contract. The words of the user's prompt that shaped the images, or false when it
+   * shaped nothing (`prompt_note` says why: none sent, the template's own, a plan without custom
+   * prompts, no word the engine renders).
+   */
+  prompt_applied: ZPromptAppliedSchema,
+  /** Not in the contract. One sentence on the prompt, for the page to show under the results. */
+  prompt_note: z.string(),
   items: z.array(ZGenerationItemSchema),
   images: z.array(ZGeneratedImageSchema),
   /** Completed with images. */

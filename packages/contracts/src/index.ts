@@ -19,4 +19,5 @@ export * from './billing.js';
 export * from './deletion.js';
 export * from './renewals.js';
 export * from './custom-prompt.js';
+export * from './studio-prompt.js';
 export * from './scheduled-jobs.js';

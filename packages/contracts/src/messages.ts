@@ -178,6 +178,14 @@ export const MESSAGES = {
   imageLinkExpired:
     'This image link has expired or is not valid. Reload the page to get a new one.',
   templateNotFound: 'This style template does not exist.',
+  // What became of a Generate call's prompt (its answer's prompt_note).
+  promptNotSent: "No prompt was sent, so the style's own look was used.",
+  promptIsTemplates: "This is the template's own prompt, so the template's own look was used.",
+  promptNeedsPlan:
+    "Your prompt was not used: custom prompts on a chosen template come with the Premium annual plan, so the template's own prompt was used.",
+  promptNoStudioWords:
+    "Your prompt was not used: none of its words name a backdrop, light or framing this engine renders (try 'office', 'outdoors', 'dark', 'bright', 'close-up' or 'navy background').",
+  promptNotRecorded: 'What became of the prompt was not recorded for this generation.',
   styleNotFound: 'Unknown style: choose one of the styles listed.',
   squareImagesOnly: 'width and height must be equal: headshots are square.',
   idempotencyKeyReused:

@@ -373,6 +373,12 @@ export interface GenerationItem {
   template_id: string | null;
   variant: number;
   prompt: string;
+  /**
+   * The words of the user's prompt that shape this item's images, or false (prompt_note says
+   * why); absent on generations made before prompts were reported.
+   */
+  prompt_applied?: false | string[];
+  prompt_note?: string;
 }
 
 /** A generation's id is its task's id. */

@@ -6,7 +6,9 @@ import {
   type EngineKind,
   type GeneratedImage,
   type GeneratedImagesResponse,
+  studioPromptWords,
   type GenerationResult,
+  type PromptApplied,
   type TaskPriority,
 } from '@studioshot/contracts';
 import type { GenerationItem } from '@studioshot/db';
@@ -190,7 +192,7 @@ export class GenerationService {
     const user = await this.deps.generations.userForGeneration(userId);
     if (!user) throw new AppError('unauthorized', MESSAGES.authRequired);
     const source = await this.source(userId, request.modelId);
-    const items = this.items(user, source.triggerWord, request);
+    const items = this.items(user, source.triggerWord, request, source.engineKind);
     if (paymentId && items.length > 1)
       throw new AppError('validation_error', 'A generation order renders one template.');
     const taskType = request.taskType ?? (items.length > 1 ? 'batch_generation' : 'generation');
@@ -273,6 +275,8 @@ export class GenerationService {
       error_message: row.error_message,
       model_id: row.model_id,
       prompt: row.items[0]?.prompt ?? '',
+      prompt_applied: row.items[0]?.prompt_applied ?? false,
+      prompt_note: row.items[0]?.prompt_note ?? MESSAGES.promptNotRecorded,
       items: row.items,
       images: images.map((image) => this.toImage(image)),
       success: completed,
@@ -427,6 +431,7 @@ export class GenerationService {
     user: GenerationUser,
     triggerWord: string,
     request: GenerationRequest,
+    engineKind: EngineKind,
   ): GenerationItem[] {
     const templates: Template[] =
       request.templateIds.length > 0
@@ -439,17 +444,29 @@ export class GenerationService {
         : [styleTemplate(request.style, user.gender)];
     // The server's debug setting opens custom prompts to everyone; otherwise the account decides.
     const customAllowed = this.deps.debugPrompts === true || customPromptApplies(user);
+    const sent = request.prompt?.trim() ?? '';
     return templates.map((template) => {
       const variant = request.variant ?? 0;
       if (!template.variants[variant]) throw new AppError('not_found', MESSAGES.templateNotFound);
+      const own = templatePrompt(template, variant);
+      const outcome = promptOutcome({
+        sent,
+        own,
+        // A prompt beside a style (or nothing) is offered to every user; beside a chosen
+        // template it is the custom prompt the plans sell.
+        allowed: request.templateIds.length === 0 || customAllowed,
+        engineKind,
+      });
       return {
         template_id: template.id,
         variant,
         prompt: buildPrompt({
-          customPrompt: customAllowed ? request.prompt : undefined,
-          templatePrompt: templatePrompt(template, variant),
+          customPrompt: outcome.used ? sent : undefined,
+          templatePrompt: own,
           triggerWord,
         }),
+        prompt_applied: outcome.applied,
+        prompt_note: outcome.note,
       };
     });
   }
@@ -474,6 +491,36 @@ export class GenerationService {
       created_at: image.created_at.toISOString(),
     };
   }
+}
+
+/**
+ * The one prompt rule of every Generate call. A prompt the user may send (beside a style, or a
+ * custom prompt their plan includes) is the prompt built (`used`), and shapes the images on every
+ * engine: the studio engine renders its recognised words over the template's look, flux renders
+ * the prompt. Otherwise the template's own prompt is built. Either way the answer says what
+ * happened; a prompt never refuses a call.
+ */
+export function promptOutcome({
+  sent,
+  own,
+  allowed,
+  engineKind,
+}: {
+  sent: string;
+  own: string;
+  allowed: boolean;
+  engineKind: EngineKind;
+}): { used: boolean; applied: PromptApplied; note: string } {
+  const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (sent === '') return { used: false, applied: false, note: MESSAGES.promptNotSent };
+  if (normal(sent) === normal(own))
+    return { used: false, applied: false, note: MESSAGES.promptIsTemplates };
+  if (!allowed) return { used: false, applied: false, note: MESSAGES.promptNeedsPlan };
+  if (engineKind !== 'studio')
+    return { used: true, applied: [sent], note: 'Your prompt is what the model rendered.' };
+  const words = studioPromptWords(sent);
+  if (words.length === 0) return { used: true, applied: false, note: MESSAGES.promptNoStudioWords };
+  return { used: true, applied: words, note: `Your prompt set the look: ${words.join(', ')}.` };
 }
 
 /** The answer without what only the server needs (which payment paid). */

@@ -176,14 +176,25 @@ describe('/generate-simple: generating', () => {
     expect(await screen.findByText('9')).toBeTruthy();
   });
 
-  it('sends the default description when left as it is', async () => {
+  it('sends the default description when left as it is, and says what it did under the results', async () => {
     const { bodies } = page(
       { credits_balance: 2 },
-      { [GENERATE]: () => [200, generationResult()] },
+      {
+        [GENERATE]: () => [
+          200,
+          generationResult({
+            prompt_applied: ['business'],
+            prompt_note: 'Your prompt set the look: business.',
+          }),
+        ],
+      },
     );
     fireEvent.click(await generateButton());
     await screen.findByRole('region', { name: 'Your Headshots' });
     expect(bodies()[0]).toMatchObject({ style: 'professional', prompt: DEFAULT_PROMPT });
+    expect(screen.getByRole('note', { name: 'Your prompt' }).textContent).toBe(
+      'Prompt applied: Your prompt set the look: business.',
+    );
   });
 
   it('still running (202): a live bar with the worker’s message, then the images by the same key', async () => {

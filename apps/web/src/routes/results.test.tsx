@@ -82,6 +82,20 @@ describe('/results/{sessionId}', () => {
     expect(stats).toContain('$0.00');
   });
 
+  it('says when the prompt shaped nothing, and why', async () => {
+    results({
+      [CALL]: () => [
+        200,
+        { ...PAID, prompt_applied: false, prompt_note: MESSAGES.promptNoStudioWords },
+      ],
+    });
+    await passTheWait();
+    await ready();
+    expect(screen.getByRole('note', { name: 'Your prompt' }).textContent).toBe(
+      `Prompt not applied: ${MESSAGES.promptNoStudioWords}`,
+    );
+  });
+
   it('generates for the payment with the defaults, and shows the headshots', async () => {
     const { bodies } = results({ [CALL]: () => [200, PAID] });
     await screen.findByRole('heading', { name: 'Preparing your headshots' });

@@ -14,7 +14,7 @@ import {
 import type { GenerationState } from '../features/generation/generation-machine';
 import { GenerationProgress } from '../features/generation/GenerationProgress';
 import { HeadshotGrid } from '../features/generation/HeadshotGrid';
-import { IncompleteSetNote } from '../features/generation/GenerationResults';
+import { IncompleteSetNote, PromptNote } from '../features/generation/GenerationResults';
 import { refreshAfterGeneration, styleLabel, useStyles } from '../features/generation/hooks';
 import { DownloadIcon } from '../features/generation/icons';
 import { useImageDownloads } from '../features/generation/use-downloads';
@@ -229,6 +229,7 @@ function Ready({ result, styleName }: { result: GenerationResult; styleName: str
               ready to download.
             </p>
             <IncompleteSetNote result={result} className="mt-3" />
+            <PromptNote result={result} className="mt-3" />
           </div>
         </div>
         <dl className="mt-6 grid gap-3 sm:grid-cols-3">

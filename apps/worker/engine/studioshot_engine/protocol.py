@@ -85,6 +85,8 @@ class GenerateParams:
     output_dir: str
     steps: int | None = None  # denoising steps; None: the engine's setting
     guidance_scale: float | None = None  # None: the engine's setting
+    # The prompt is the user's and shapes the template's look (studio: its recognised words).
+    prompt_shapes_look: bool = False
 
 
 @dataclass(frozen=True)
@@ -295,6 +297,7 @@ def _generate_params(value: dict[str, Any]) -> GenerateParams:
         output_dir=value["output_dir"],
         steps=None if value.get("steps") is None else int(value["steps"]),
         guidance_scale=None if value.get("guidance_scale") is None else float(value["guidance_scale"]),
+        prompt_shapes_look=bool(value.get("prompt_shapes_look", False)),
     )
 
 

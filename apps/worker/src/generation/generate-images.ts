@@ -349,6 +349,8 @@ async function render(
     const params: GenerateParams = {
       model_path: modelPath,
       prompt: item.prompt,
+      // The user's prompt shapes the template's look (the API decided it may: prompt_applied).
+      ...(Array.isArray(item.prompt_applied) ? { prompt_shapes_look: true } : {}),
       template:
         template && variant
           ? { id: template.id, variant: variant.index, studio: variant.studio }

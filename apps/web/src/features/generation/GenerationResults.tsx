@@ -49,6 +49,7 @@ export function GenerationResults({
         onSaveAll={saveAll ? () => void downloads.saveAll(result.images) : undefined}
       />
       <IncompleteSetNote result={result} className="mt-4" />
+      <PromptNote result={result} className="mt-3" />
       {children}
     </div>
   );
@@ -63,6 +64,28 @@ export function GalleryNote({ className = '' }: { className?: string }) {
         My Headshots
       </Link>
       .
+    </p>
+  );
+}
+
+/**
+ * What became of the prompt, from the answer: the words that shaped the set, or why it shaped
+ * nothing (none sent, the template's own, a plan without custom prompts, no word the engine
+ * renders).
+ */
+export function PromptNote({
+  result,
+  className = '',
+}: {
+  result: Pick<GenerationResult, 'prompt_applied' | 'prompt_note'>;
+  className?: string;
+}) {
+  return (
+    <p role="note" aria-label="Your prompt" className={`${className} text-sm text-stone-600`}>
+      <span className="font-medium text-stone-800">
+        {result.prompt_applied ? 'Prompt applied: ' : 'Prompt not applied: '}
+      </span>
+      {result.prompt_note}
     </p>
   );
 }

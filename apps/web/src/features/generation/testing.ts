@@ -53,6 +53,8 @@ export function generationResult(overrides: Partial<GenerationResult> = {}): Gen
     error_message: null,
     model_id: MODEL_ID,
     prompt: 'professional headshot of person',
+    prompt_applied: false,
+    prompt_note: "No prompt was sent, so the style's own look was used.",
     items: [{ template_id: 'prof_1', variant: 0, prompt: 'professional headshot of person' }],
     images,
     success: status === 'completed' && images.length > 0,

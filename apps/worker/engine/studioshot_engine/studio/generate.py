@@ -70,7 +70,7 @@ class StudioGenerator:
         started = time.perf_counter()
         count, size, seed = int(params.count), int(params.size), int(params.seed)
         template = params.template
-        look = _look(template, params.prompt)
+        look = _look(template, params.prompt, shapes=params.prompt_shapes_look)
         if params.model_path is None:
             raise BadInput("This engine makes headshots from a trained model: train one first.")
         model = load_model(params.model_path)
@@ -190,11 +190,13 @@ def seed_for_image(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1)[0]) & 0x7FFFFFFF
 
 
-def _look(template: GenerateTemplate | None, prompt: str) -> Look:
+def _look(template: GenerateTemplate | None, prompt: str, *, shapes: bool = False) -> Look:
+    """The template's look; the prompt's recognised words over it when the prompt is the user's
+    (`shapes`); the prompt's alone without a template."""
     if template is None:
         return from_prompt(prompt)
     try:
-        return from_studio(template.studio)
+        return from_prompt(prompt, base=template.studio) if shapes else from_studio(template.studio)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise BadInput("This template cannot be rendered: its studio settings are incomplete.") from error
 

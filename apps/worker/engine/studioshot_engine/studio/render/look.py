@@ -92,7 +92,7 @@ DEFAULT_STUDIO: dict[str, Any] = {
     "retouch": {"skin_smoothing": 0.35, "eye_clarity": 0.3},
 }
 
-_COLOUR_WORDS: dict[str, tuple[str, str]] = {
+BACKDROP_COLOURS: dict[str, tuple[str, str]] = {
     "navy": ("#2a3a5c", "#121a2b"),
     "blue": ("#5f7fa6", "#24344c"),
     "teal": ("#3f7d7f", "#173536"),
@@ -111,8 +111,18 @@ _COLOUR_WORDS: dict[str, tuple[str, str]] = {
     "yellow": ("#d8c06a", "#6b5a22"),
     "purple": ("#5d4a7a", "#221a30"),
     "pink": ("#d9a3ad", "#7a4a55"),
+    "charcoal": ("#4a4e55", "#1f2125"),
+    "slate": ("#5e6b7a", "#262d36"),
+    "magenta": ("#a03a7a", "#3a1030"),
+    "cyan": ("#3aa7b8", "#0f3a44"),
+    "cobalt": ("#2f4fa8", "#101c44"),
 }
 
+
+_WORD = re.compile(r"[a-z&]+")
+
+# The words that name a backdrop for a colour word before them.
+BACKDROP_SURFACES = ("background", "backdrop", "wall", "paper", "gradient")
 
 # What a prompt's words change, in order (later rules win). Of the rules sharing a group, only the
 # first that matches applies: one setting, one framing.
@@ -215,6 +225,11 @@ PROMPT_RULES: tuple[tuple[str | None, tuple[str, ...], dict[str, Any]], ...] = (
     ),
     (None, ("vintage", "film", "retro", "matte"), {"grade.fade": 0.12, "grade.saturation": 0.85}),
     (None, ("vibrant", "colorful", "colourful", "bold"), {"grade.saturation": 1.2}),
+    (
+        None,
+        ("neon", "gel", "duotone", "electric"),
+        {"lighting.rim_strength": 0.6, "lighting.rim_color": "#6fd6ff", "grade.saturation": 1.25},
+    ),
     ("framing", ("close up", "close-up", "closeup", "tight"), {"framing.head_height": 0.5, "framing.eye_line": 0.4}),
     (
         "framing",
@@ -226,28 +241,48 @@ PROMPT_RULES: tuple[tuple[str | None, tuple[str, ...], dict[str, Any]], ...] = (
 )
 
 
-def from_prompt(prompt: str) -> Look:
-    """A look read from the prompt's words (a prompt without a template): the setting, the mood,
-    colour words and black and white; a plain studio headshot when it says none of these."""
+def recognised_words(prompt: str) -> list[str]:
+    """The prompt's words this engine renders, in rule order: each matched rule's words (one rule
+    per group), then the backdrop colour it names ("navy background")."""
+    return _read_prompt(prompt)[0]
+
+
+def from_prompt(prompt: str, base: dict[str, Any] | None = None) -> Look:
+    """A look read from the prompt's words over `base` (a template's StudioParams; a plain studio
+    headshot without one): the setting, the mood, the framing, colour words and black and white.
+    A prompt that says none of these leaves `base` as it is."""
+    studio = _deep_copy(DEFAULT_STUDIO if base is None else base)
+    for path, value in _read_prompt(prompt)[1]:
+        section, key = path.split(".")
+        studio[section][key] = value
+    return from_studio(studio)
+
+
+def _read_prompt(prompt: str) -> tuple[list[str], list[tuple[str, Any]]]:
+    """The recognised words and the changes they make, in the order they apply (later win)."""
     text = prompt.lower()
     words = set(re.findall(r"[a-z&]+", text))
-    studio = _deep_copy(DEFAULT_STUDIO)
+    recognised: list[str] = []
+    changes: list[tuple[str, Any]] = []
     matched_groups: set[str] = set()
-    for group, options, changes in PROMPT_RULES:
+    for group, options, rule_changes in PROMPT_RULES:
         if group in matched_groups:
             continue
-        if any((" " in option and option in text) or option in words for option in options):
+        # A single word matches a whole word; a phrase or a hyphenated word ("close-up") anywhere.
+        matched = [option for option in options if option in words or (not _WORD.fullmatch(option) and option in text)]
+        if matched:
             if group is not None:
                 matched_groups.add(group)
-            for path, value in changes.items():
-                section, key = path.split(".")
-                studio[section][key] = value
+            recognised.extend(matched)
+            changes.extend(rule_changes.items())
     # An explicit backdrop colour ("on a navy background", "blue backdrop") wins over the mood's.
-    for word, colours in _COLOUR_WORDS.items():
-        if re.search(rf"\b{word}\b[^,.;]{{0,24}}\b(background|backdrop|wall|paper)\b", text):
-            studio["backdrop"]["colors"] = list(colours)
+    for word, colours in BACKDROP_COLOURS.items():
+        found = re.search(rf"\b{word}\b[^,.;]{{0,24}}\b({'|'.join(BACKDROP_SURFACES)})\b", text)
+        if found:
+            recognised.append(found.group(0))
+            changes.append(("backdrop.colors", list(colours)))
             break
-    return from_studio(studio)
+    return recognised, changes
 
 
 @dataclass(frozen=True)
