@@ -1,4 +1,3 @@
-import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
 import { useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { buttonClass, cardClass, inputClass, labelClass } from '../components/ui';
@@ -6,7 +5,7 @@ import { generateWithStyle } from '../features/generation/generation-api';
 import { GenerationHeader } from '../features/generation/GenerationHeader';
 import { GalleryNote } from '../features/generation/GenerationResults';
 import { useGenerationAccount, useStyleChoice } from '../features/generation/hooks';
-import { customPromptHint } from '../features/generation/legacy/custom-prompt';
+import { STYLE_PROMPT_HINT } from '../features/generation/legacy/custom-prompt';
 import { GenerateRow } from '../features/generation/legacy/GenerateRow';
 import { GenerationOutcome } from '../features/generation/legacy/GenerationOutcome';
 import { ModelsLoadFailed, ModelsLoading } from '../features/generation/ModelStates';
@@ -105,7 +104,7 @@ function StyleStudio() {
             disabled={busy}
             rows={3}
             className={`${inputClass} mt-2`}
-            hint={customPromptHint(customPromptApplies(account))}
+            hint={STYLE_PROMPT_HINT}
           />
         </div>
 

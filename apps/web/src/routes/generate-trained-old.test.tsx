@@ -129,9 +129,7 @@ describe('/generate-trained-old: the page', () => {
     expect(groups()).toEqual(['Creative Professional', 'Artistic Expression', 'Modern Creative']);
     // The typed prompt stays; it is not one of this style's samples, so none is selected.
     expect(sample.value).toBe('');
-    expect(
-      screen.getByText(/Descriptions are used as written on the Premium annual plan/),
-    ).toBeTruthy();
+    expect(screen.getByText(/Your description shapes your headshots/)).toBeTruthy();
   });
 
   itBlocksGenerateAtZeroCredits(page, generateButton);

@@ -1,9 +1,8 @@
-import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cardClass, inputClass, labelClass } from '../components/ui';
 import { GenerationHeader } from '../features/generation/GenerationHeader';
-import { customPromptHint } from '../features/generation/legacy/custom-prompt';
+import { STYLE_PROMPT_HINT } from '../features/generation/legacy/custom-prompt';
 import { GenerateRow } from '../features/generation/legacy/GenerateRow';
 import { GenerationOutcome } from '../features/generation/legacy/GenerationOutcome';
 import { ModelCards } from '../features/generation/legacy/ModelCards';
@@ -134,7 +133,7 @@ function ClassicStudio(props: TrainedStudioProps) {
                     rows={3}
                     placeholder="Leave empty for the style's studio prompt"
                     className={`${inputClass} mt-1.5`}
-                    hint={customPromptHint(customPromptApplies(studio.account))}
+                    hint={STYLE_PROMPT_HINT}
                   />
                 </div>
               </div>

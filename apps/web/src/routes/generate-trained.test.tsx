@@ -179,10 +179,11 @@ describe('/generate-trained: the page', () => {
     ]);
   });
 
-  it('says a custom prompt needs the Premium annual plan, unless the account has it', async () => {
+  it('says the prompt shapes the headshots on every plan, and that the results name its words', async () => {
     studio({ credits_balance: 10 });
     await generateButton();
-    expect(screen.getByText(/Custom prompts are used on the Premium annual plan/)).toBeTruthy();
+    expect(screen.getByText(/Your description shapes your headshots/)).toBeTruthy();
+    expect(screen.queryByText(/Premium annual plan/)).toBeNull();
   });
 
   itBlocksGenerateAtZeroCredits(studio, generateButton);

@@ -1,4 +1,3 @@
-import { customPromptApplies } from '@studioshot/contracts/custom-prompt';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { PageState } from '../components/PageState';
@@ -12,6 +11,7 @@ import {
 } from '../features/generation/GenerateButton';
 import { GenerationHeader } from '../features/generation/GenerationHeader';
 import { GalleryNote, GenerationResults } from '../features/generation/GenerationResults';
+import { STYLE_PROMPT_HINT } from '../features/generation/legacy/custom-prompt';
 import { GenerationStatus } from '../features/generation/GenerationStatus';
 import { ModelSelect } from '../features/generation/ModelSelect';
 import { TrainedModelsGate } from '../features/generation/ModelStates';
@@ -180,11 +180,7 @@ function Studio(props: TrainedStudioProps) {
               rows={4}
               placeholder="Describe the shot, or leave empty for the style's studio prompt"
               className={`${inputClass} mt-2`}
-              hint={
-                customPromptApplies(studio.account)
-                  ? 'Your prompt is used as written; "person" stands for you.'
-                  : 'Custom prompts are used on the Premium annual plan. Without one, your headshots follow the studio prompt of the style you chose.'
-              }
+              hint={STYLE_PROMPT_HINT}
             />
           </div>
         </form>

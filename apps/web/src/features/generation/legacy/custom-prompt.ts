@@ -1,6 +1,6 @@
-/** Under the prompt box: whether what is typed there is used, in the account's case. */
-export function customPromptHint(applies: boolean): string {
-  return applies
-    ? 'Your description is used as written; "person" stands for you.'
-    : 'Descriptions are used as written on the Premium annual plan. Until then, your headshots follow the studio prompt of the style you chose.';
-}
+/**
+ * Under the prompt box of the style pages, where the prompt is every user's (the server's one
+ * prompt rule): it shapes the headshots, and the results say which of its words did.
+ */
+export const STYLE_PROMPT_HINT =
+  'Your description shapes your headshots (backdrop, light and framing on our studio engine); "person" stands for you. Under your headshots we say which words were used.';
