@@ -42,7 +42,7 @@ const STATUS_WORDS: Record<number, string> = {
   402: 'Payment required: not enough credits, or the payment did not go through',
   403: 'Forbidden',
   404: 'Not found',
-  409: 'Conflict with the current state',
+  409: 'Conflict with the current state: ask again after Retry-After seconds (a day when only a change the detail names resolves it)',
   410: 'Gone',
   413: 'The body is too large',
   415: 'Unsupported charset or Content-Encoding',
@@ -55,8 +55,18 @@ const STATUS_WORDS: Record<number, string> = {
 
 const ERROR_HEADERS: Record<number, Record<string, object>> = {
   401: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } },
+  409: {
+    'Retry-After': {
+      description:
+        'Seconds until asking again is worthwhile: the expected wait for a conflict that waiting resolves (photo checks, a payment processing, a training running), 86400 (a day) for one that waiting does not (already registered, already refunded: change what the detail names first)',
+      schema: { type: 'integer', minimum: 0 },
+    },
+  },
   429: {
-    'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 0 } },
+    'Retry-After': {
+      description: 'Seconds until the limit window frees',
+      schema: { type: 'integer', minimum: 0 },
+    },
   },
 };
 

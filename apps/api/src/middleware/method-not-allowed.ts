@@ -45,7 +45,7 @@ export function methodNotAllowed(paths: Record<string, object>): RequestHandler 
       new AppError(
         'method_not_allowed',
         MESSAGES.methodNotAllowed.replace('{method}', req.method).replace('{allowed}', allow),
-        { Allow: allow },
+        { headers: { Allow: allow } },
       ),
     );
   };

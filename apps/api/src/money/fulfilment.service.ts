@@ -91,7 +91,7 @@ export function unpaidIntentRefusal(status: string): void {
   if (status === 'succeeded') return;
   if (status === 'processing')
     throw new AppError('payment_incomplete', MESSAGES.paymentNotCompleted, {
-      'Retry-After': String(PAYMENT_PROCESSING_RETRY_S),
+      retryAfterSeconds: PAYMENT_PROCESSING_RETRY_S,
     });
   throw new AppError(
     'payment_required',

@@ -40,7 +40,9 @@ export function wsRoutes(api: DeclaringRouter): void {
       },
     },
     () => {
-      throw new AppError('upgrade_required', MESSAGES.wsUpgradeRequired, { Upgrade: 'websocket' });
+      throw new AppError('upgrade_required', MESSAGES.wsUpgradeRequired, {
+        headers: { Upgrade: 'websocket' },
+      });
     },
   );
 }

@@ -29,7 +29,7 @@ import {
   type TemplateCategory,
 } from '@studioshot/templates';
 import { createHash, randomInt } from 'node:crypto';
-import { AppError } from '../errors.js';
+import { AppError, TRAINING_RETRY_AFTER_S } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type {
   GeneratedImageRow,
@@ -419,7 +419,13 @@ export class GenerationService {
       !model.artifact_key ||
       !(ENGINE_KINDS as readonly string[]).includes(model.model_type)
     )
-      throw new AppError('conflict', MESSAGES.modelNotReady);
+      throw new AppError('conflict', MESSAGES.modelNotReady, {
+        // Still training: waiting resolves it; failed or of another engine: waiting never does.
+        retryAfterSeconds:
+          model.status === 'pending' || model.status === 'training'
+            ? TRAINING_RETRY_AFTER_S
+            : undefined,
+      });
     // A model from before generation is rebuilt by the worker from its photos: none, no rebuild.
     if ((model.artifact_format ?? 1) < 2 && model.usable_photos === 0)
       throw new AppError('conflict', MESSAGES.retrainToGenerate);

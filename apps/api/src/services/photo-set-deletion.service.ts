@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SCHEDULED_JOBS, MESSAGES, type PhotoSetDeletion } from '@studioshot/contracts';
 import { photoSetPrefix, type Storage } from '@studioshot/storage';
-import { AppError } from '../errors.js';
+import { AppError, TRAINING_RETRY_AFTER_S } from '../errors.js';
 import { NotYet } from '../scheduling/scheduled-jobs.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
@@ -36,7 +36,9 @@ export class PhotoSetDeletionService {
     if (!session || session.user_id !== userId)
       throw new AppError('not_found', MESSAGES.sessionNotFound);
     if (await this.deps.deletions.sessionInTraining(sessionId))
-      throw new AppError('conflict', MESSAGES.photoSetInTraining);
+      throw new AppError('conflict', MESSAGES.photoSetInTraining, {
+        retryAfterSeconds: TRAINING_RETRY_AFTER_S,
+      });
     const jobId = await this.enqueue(sessionId);
     const done = await this.deps.jobs.finished(jobId, this.deps.waitMs ?? DELETION_WAIT_MS);
     return done

@@ -14,7 +14,7 @@ export function rateLimited(noun: string, retryAfterMs: number): AppError {
   return new AppError(
     'rate_limited',
     `Too many ${noun}. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-    { 'Retry-After': String(seconds) },
+    { retryAfterSeconds: seconds },
   );
 }
 

@@ -191,7 +191,7 @@ export class UploadsService {
         throw new AppError('gone', MESSAGES.sessionExpired);
       if (photos.some((p) => p.check_status === 'pending'))
         throw new AppError('conflict', MESSAGES.checksStillRunning, {
-          'Retry-After': String(CHECKS_RETRY_AFTER_S),
+          retryAfterSeconds: CHECKS_RETRY_AFTER_S,
         });
       const usable = photos.filter((p) => p.usable === true).length;
       if (usable < MIN_PHOTOS) {

@@ -102,6 +102,12 @@ function expectAnswer(call: SpecCall, res: Response) {
   }
 }
 
+/** Every 409 and 429 says when asking again is worthwhile (retry-after.test.ts has each one). */
+function expectRetryAfterWhenRefused(call: SpecCall, res: Response) {
+  if (res.status === 409 || res.status === 429)
+    expect(res.headers['retry-after'], `${call.id}: Retry-After`).toMatch(/^\d+$/);
+}
+
 // ── State the calls need ───────────────────────────────────────────────────────────────────
 
 const jpegPhoto = () =>
@@ -604,9 +610,11 @@ describe.each(CALLS.map((call) => [call.id, call] as const))('%s', (_id, call) =
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
       expectAnswer(call, res);
     }
+    expectRetryAfterWhenRefused(call, res);
     await spec!.check?.(res);
     if (spec!.failure) {
       const failed = await send(call, await spec!.failure());
+      expectRetryAfterWhenRefused(call, failed);
       expect(failed.status).toBeGreaterThanOrEqual(400);
       expect(call.messages, `${call.id}: ${JSON.stringify(failed.body)}`).toContain(
         (failed.body as { detail: string }).detail,
