@@ -159,8 +159,16 @@
     const created = [];
     const stripe = {
       elements: function (options) {
-        return {
+        const deferred = !(options && options.clientSecret);
+        if (deferred && !(options && options.mode && options.amount > 0 && options.currency)) {
+          throw new Error(
+            'IntegrationError: elements() needs a clientSecret, or mode, amount and currency',
+          );
+        }
+        const group = {
           _clientSecret: options && options.clientSecret,
+          _submitted: false,
+          _options: Object.assign({}, options),
           create: function (type) {
             const element = createElement(type);
             created.push(element);
@@ -173,19 +181,37 @@
               }) || null
             );
           },
-          update: function () {},
+          update: function (changes) {
+            Object.assign(group._options, changes);
+          },
           fetchUpdates: function () {
             return Promise.resolve({});
           },
           submit: function () {
+            group._submitted = true;
             return Promise.resolve({});
           },
         };
+        return group;
       },
       confirmPayment: function (options) {
         const element =
           options.elements.getElement('payment') || options.elements.getElement('card');
-        return confirm(options.elements._clientSecret, element, options.confirmParams || {});
+        // A deferred intent (Elements made from mode and amount) names its client secret here.
+        const clientSecret = options.clientSecret || options.elements._clientSecret;
+        if (!clientSecret) {
+          return Promise.reject(
+            new Error(
+              'IntegrationError: confirmPayment needs a clientSecret for a deferred intent',
+            ),
+          );
+        }
+        if (!options.elements._submitted && !options.elements._clientSecret) {
+          return Promise.reject(
+            new Error('IntegrationError: elements.submit() must be called before confirmPayment'),
+          );
+        }
+        return confirm(clientSecret, element, options.confirmParams || {});
       },
       confirmCardPayment: function (clientSecret, data) {
         const element = data && data.payment_method && data.payment_method.card;

@@ -25,6 +25,17 @@ afterAll(async () => {
 
 const DAY = 86_400_000;
 
+/** The kinds of a user's stored payments, oldest first: every row their data export lists. */
+async function paymentKindsOf(userId: string): Promise<string[]> {
+  const rows = await product.db
+    .selectFrom('payments')
+    .select('kind')
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => row.kind);
+}
+
 /** Fills the test-mode card form; Enter in the last field pays. */
 async function payByEnter(page: Page, amount: string) {
   const form = page.getByRole('form', { name: 'Card details' });
@@ -48,6 +59,8 @@ describe('billing in the browser', () => {
       await form.waitFor();
       const pay = form.getByRole('button', { name: 'Pay $9.99' });
       await form.getByText('Enter your card details to pay.').waitFor();
+      // Open, with its price and card form: no payment is stored until Pay.
+      expect(await paymentKindsOf(session.user.id)).toEqual([]);
 
       const expiry = form.getByLabel('Expiry (MM/YY)');
       await expiry.fill('1399');
@@ -75,6 +88,7 @@ describe('billing in the browser', () => {
       await payByEnter(page, '$9.99');
       await page.getByText('20 credits have been added to your account.').waitFor();
       expect((await profileOf(product.api, session)).credits_balance).toBe(20);
+      expect(await paymentKindsOf(session.user.id)).toEqual(['credits']);
     } finally {
       await context.close();
     }
@@ -124,16 +138,19 @@ describe('billing in the browser', () => {
       await summary.getByText('−$6.66').waitFor();
       await summary.getByText('$13.33').waitFor();
       await summary.getByText('2 extra credits now, for the rest of this month').waitFor();
-      // The address names the intent: a reload resumes it rather than making another.
-      await page.waitForURL((u) => u.searchParams.has('payment_intent'));
-      const intentId = new URL(page.url()).searchParams.get('payment_intent');
+      // The proration is the server's quote: opening (and reloading) the checkout stores no
+      // payment, only the plan bought above is there.
       await page.reload();
       await summary.getByText('−$6.66').waitFor();
-      expect(new URL(page.url()).searchParams.get('payment_intent')).toBe(intentId);
+      expect(new URL(page.url()).searchParams.has('payment_intent')).toBe(false);
+      expect(await paymentKindsOf(session.user.id)).toEqual(['subscription']);
       await pageShots(page, 'billing-20-upgrade-proration');
 
       await payByEnter(page, '$6.67');
+      // Pay made the intent, and the address names it: a reload now resumes it.
+      await page.waitForURL((u) => u.searchParams.has('payment_intent'));
       await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
+      expect(await paymentKindsOf(session.user.id)).toEqual(['subscription', 'upgrade']);
       await page.getByText(/Your professional plan is active/).waitFor();
       expect(await profileOf(product.api, session)).toMatchObject({
         plan_type: 'professional',

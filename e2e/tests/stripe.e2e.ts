@@ -65,6 +65,20 @@ async function register(name: string): Promise<Session> {
   return (await res.json()) as Session;
 }
 
+/** The user's stored payments, as their data export lists them (every row of theirs). */
+async function paymentsOf(session: Session): Promise<{ status: string }[]> {
+  const db = createDb(app.databaseUrl, { max: 1 });
+  try {
+    return await db
+      .selectFrom('payments')
+      .select(['status', 'provider_intent_id'])
+      .where('user_id', '=', session.user.id)
+      .execute();
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function creditsOf(session: Session): Promise<number> {
   const res = await fetch(url('/api/v1/users/profile'), {
     headers: { Authorization: `Bearer ${session.access_token}` },
@@ -239,19 +253,19 @@ describe('Stripe mode in the browser', () => {
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
     });
-    const created = page.waitForResponse(
-      (res) => res.url().endsWith('/api/v1/payments/create-credit-payment') && res.ok(),
-    );
+    const creates: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/payments/create-credit-payment'))
+        creates.push(request.headers()['idempotency-key'] ?? '');
+    });
     await page.goto(url('/payment?type=credits&pack=starter_pack'));
-    const intent = (await (await created).json()) as {
-      payment_intent_id: string;
-      client_secret: string;
-      amount: number;
-    };
-    expect(intent.amount).toBe(999);
 
     const form = page.getByRole('form', { name: 'Card details' });
     await form.getByLabel('Card number').waitFor();
+    // The card form is set up from the amount alone (Stripe's deferred intent): opening the
+    // checkout created no intent, so no payment is stored for this visit.
+    expect(creates).toEqual([]);
+    expect(await paymentsOf(session)).toEqual([]);
     // Stripe.js came from Stripe's address, under our policy.
     expect(network.scripts).toEqual([
       expect.stringMatching(/^https:\/\/js\.stripe\.com\/\w+\/stripe\.js/),
@@ -264,9 +278,18 @@ describe('Stripe mode in the browser', () => {
     await screenshot(page, 'stripe-payment-375');
     await page.setViewportSize(DESKTOP);
 
-    // A declined card: Stripe's message, nothing granted.
+    // A declined card: Stripe's message, nothing granted. Pay made the intent.
+    const created = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/payments/create-credit-payment') && res.ok(),
+    );
     await fillCard(page, '4000000000000002');
     await pay.click();
+    const intent = (await (await created).json()) as {
+      payment_intent_id: string;
+      client_secret: string;
+      amount: number;
+    };
+    expect(intent.amount).toBe(999);
     await form.getByRole('alert').filter({ hasText: 'Your card was declined.' }).waitFor();
     await screenshot(page, 'stripe-payment-declined-1280');
     expect(await creditsOf(session)).toBe(0);
@@ -291,6 +314,11 @@ describe('Stripe mode in the browser', () => {
     expect(confirm!.params.get('client_secret')).toBe(intent.client_secret);
     expect(confirm!.params.get('payment_method')).toMatch(/^pm_/);
 
+    // Both presses paid the one intent the first made (the checkout's Idempotency-Key).
+    expect(creates).toHaveLength(1);
+    expect(creates[0]).toMatch(/^checkout-/);
+    expect(await paymentsOf(session)).toHaveLength(1);
+
     await deliverSucceeded({ id: intent.payment_intent_id, amount: intent.amount });
     await page.getByRole('heading', { name: 'Payment Successful!' }).waitFor();
     await page.getByText('20 credits have been added to your account.').waitFor();
@@ -308,18 +336,18 @@ describe('Stripe mode in the browser', () => {
     const session = await register('Theo Secure');
     const { context, page } = await signedInPage(browser, session);
     await routeStripe(page);
-    const created = page.waitForResponse(
-      (res) => res.url().endsWith('/api/v1/payments/create-credit-payment') && res.ok(),
-    );
     await page.goto(url('/payment?type=credits&pack=professional_pack'));
-    const intent = (await (await created).json()) as { payment_intent_id: string; amount: number };
     const form = page.getByRole('form', { name: 'Card details' });
     await form.getByLabel('Card number').waitFor();
     await fillCard(page, '4000002500003155');
     const pay = form.getByRole('button', { name: 'Pay $24.99' });
     const bank = page.getByRole('dialog', { name: '3D Secure authentication' });
     // The customer fails the bank's check: Stripe's message, and they may try again.
+    const created = page.waitForResponse(
+      (res) => res.url().endsWith('/api/v1/payments/create-credit-payment') && res.ok(),
+    );
     await pay.click();
+    const intent = (await (await created).json()) as { payment_intent_id: string; amount: number };
     await bank.getByRole('button', { name: 'Fail authentication' }).click();
     await form
       .getByRole('alert')

@@ -33,6 +33,25 @@ export const ZUpgradeIntentResponseSchema = ZPaymentIntentResponseSchema.extend(
 });
 export type UpgradeIntentResponse = z.infer<typeof ZUpgradeIntentResponseSchema>;
 
+/** GET /api/v1/payments/upgrade-quote: what create-upgrade would charge now; stores nothing. */
+export const ZUpgradeQuoteQuerySchema = z.strictObject({
+  plan_id: requiredText(64),
+  current_plan: requiredText(64).optional(),
+});
+
+export const ZUpgradeQuoteResponseSchema = z.object({
+  /** In cents: what the card step charges if create-upgrade is called now. */
+  amount: z.number().int(),
+  currency: z.string(),
+  /**
+   * `upgrade`: the difference for the rest of a running period (a one-off payment);
+   * `subscription`: nothing runs, the plan is bought as a new subscription.
+   */
+  kind: z.enum(['upgrade', 'subscription']),
+  proration: ZUpgradeProrationSchema.nullable(),
+});
+export type UpgradeQuoteResponse = z.infer<typeof ZUpgradeQuoteResponseSchema>;
+
 export const ZPaymentIntentPathSchema = z.object({ payment_intent_id: requiredText(255) });
 
 /** GET /api/v1/payments/intents/{payment_intent_id}: a created intent, to resume paying it. */

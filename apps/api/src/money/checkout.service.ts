@@ -2,6 +2,7 @@ import type {
   PaymentIntentResponse,
   PricingResponse,
   UpgradeIntentResponse,
+  UpgradeQuoteResponse,
 } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts';
 import type { PaymentKind, PaymentProration } from '@studioshot/db';
@@ -200,6 +201,21 @@ export class CheckoutService {
     // A replayed create answers the payment first made, with its own figures.
     const stored = await this.deps.payments.findByIntent(intent.payment_intent_id);
     return { ...intent, proration: stored?.proration ?? null };
+  }
+
+  /** What createUpgrade would charge now: the same quote, with nothing stored. */
+  async quoteUpgrade(
+    userId: string,
+    planId: string,
+    currentPlan: string | undefined,
+  ): Promise<UpgradeQuoteResponse> {
+    const quote = await this.deps.upgrades.quote(userId, planId, currentPlan);
+    return {
+      amount: quote.amountCents,
+      currency: CURRENCY,
+      kind: quote.kind,
+      proration: quote.proration,
+    };
   }
 
   /**

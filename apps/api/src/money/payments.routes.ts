@@ -28,6 +28,8 @@ import {
   ZRefundRequestSchema,
   ZRefundResponseSchema,
   ZUpgradeIntentResponseSchema,
+  ZUpgradeQuoteQuerySchema,
+  ZUpgradeQuoteResponseSchema,
 } from '@studioshot/contracts';
 import express from 'express';
 import { randomUUID } from 'node:crypto';
@@ -188,6 +190,21 @@ export function paymentsRoutes(
       responses: { 200: ZUpgradeIntentResponseSchema },
     },
     ({ userId, body, headers }) => checkout.createUpgrade(userId, body, requestKey(headers)),
+  );
+  api.route(
+    {
+      method: 'get',
+      path: '/api/v1/payments/upgrade-quote',
+      summary: 'What create-upgrade would charge now, and how it is reached; stores nothing',
+      description:
+        "The checkout shows this before Pay: the same pricing and refusals as create-upgrade (404 for no such plan, 409 for a lower or equal plan or a current_plan the account is no longer on), but no intent and no payment is made. A prorated amount moves with time: create-upgrade's answer is what is charged.",
+      tag: 'payments',
+      auth: 'required',
+      query: ZUpgradeQuoteQuerySchema,
+      responses: { 200: ZUpgradeQuoteResponseSchema },
+      errors: [404, 409],
+    },
+    ({ userId, query }) => checkout.quoteUpgrade(userId, query.plan_id, query.current_plan),
   );
   api.route(
     {

@@ -79,6 +79,11 @@ export interface RequestOptions {
   /** Never answer a 401 with a refresh. */
   skipAuthRefresh?: boolean;
   timeoutMs?: number;
+  /**
+   * Sent as the Idempotency-Key header: a retry of the same create call with the same key is
+   * answered with what the first one made, never a second.
+   */
+  idempotencyKey?: string;
 }
 
 export interface ApiClientOptions {
@@ -148,7 +153,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   /** One HTTP round trip, body included, bounded by the timeout. */
   async function exchange(
     path: string,
-    init: { method: string; body?: unknown; token: string | null; signal?: AbortSignal },
+    init: {
+      method: string;
+      body?: unknown;
+      token: string | null;
+      signal?: AbortSignal;
+      idempotencyKey?: string;
+    },
     timeoutMs: number,
   ): Promise<Exchange> {
     const controller = new AbortController();
@@ -162,6 +173,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    if (init.idempotencyKey) headers['Idempotency-Key'] = init.idempotencyKey;
     let body: string | undefined;
     if (init.body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -263,7 +275,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const send = (token: string | null) =>
       exchange(
         path,
-        { method, body: requestOptions.body, token, signal: requestOptions.signal },
+        {
+          method,
+          body: requestOptions.body,
+          token,
+          signal: requestOptions.signal,
+          idempotencyKey: requestOptions.idempotencyKey,
+        },
         timeoutMs,
       );
 

@@ -72,6 +72,9 @@ describe('/credits', () => {
     expect((processing as HTMLButtonElement).disabled).toBe(true);
     const dialog = await screen.findByRole('dialog', { name: 'Buy the Professional Pack' });
     expect(within(dialog).getByText('Test Mode Active')).toBeTruthy();
+    // The checkout is open with its price, and nothing is created until Pay.
+    expect(within(dialog).getByText('$24.99')).toBeTruthy();
+    expect(calls.filter((c) => c.startsWith('create'))).toEqual([]);
     fillCard(within(dialog));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Pay $24.99' }));
     expect(await within(dialog).findByText('Processing Secure Payment...')).toBeTruthy();
@@ -92,7 +95,7 @@ describe('/credits', () => {
     expect(JSON.parse(window.localStorage.getItem('user') ?? '{}').credits_balance).toBe(60);
   });
 
-  it('a failed purchase alerts and resets the button', async () => {
+  it('Pay that cannot make the payment says so in the form, and closing resets the button', async () => {
     signIn();
     stubApi({
       'GET /api/v1/users/profile': () => [200, TEST_USER],
@@ -105,10 +108,15 @@ describe('/credits', () => {
     renderApp('/credits');
     const card = await screen.findByRole('article', { name: 'Starter Pack' });
     fireEvent.click(within(card).getByRole('button', { name: 'Buy Now' }));
-    expect(await screen.findByText('Purchase failed. Please try again.')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Buy the Starter Pack' });
+    fillCard(within(dialog));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Pay $9.99' }));
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(await within(dialog).findByText('Failed to create credit payment')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const button = within(card).getByRole('button', { name: 'Buy Now' }) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
-    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('a declined card grants nothing; a failed confirmation alerts Purchase failed', async () => {

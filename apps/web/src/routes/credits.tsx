@@ -7,6 +7,7 @@ import { useSession } from '../features/auth/session-store';
 import { CheckoutForm } from '../features/payments/CheckoutForm';
 import {
   CREDIT_LIST_PRICE_CENTS,
+  CURRENCY,
   CREDIT_PACKAGES,
   creditsWithHeadshots,
   formatDollars,
@@ -21,6 +22,7 @@ import {
   useProfile,
 } from '../features/payments/hooks';
 import { ArrowLeftIcon, CheckIcon } from '../features/payments/icons';
+import { useIntentOnPay } from '../features/payments/intent-on-pay';
 import { Modal } from '../components/Modal';
 import {
   confirmCreditPackage,
@@ -83,7 +85,6 @@ const FAQ = [
 
 interface Checkout {
   pack: CreditPackage;
-  intent: PaymentIntentResponse;
   testMode: boolean;
   /** Stripe mode's public key for the card form. */
   publishableKey?: string;
@@ -164,6 +165,47 @@ function PackageCard({
   );
 }
 
+/** The checkout of one package: the catalogue's price, and an intent made only on Pay. */
+function PackCheckout({
+  checkout,
+  unconfirmed,
+  onPaid,
+}: {
+  checkout: Checkout;
+  /** Paid before but not confirmed: paid again is this one, never a second charge. */
+  unconfirmed: PaymentIntentResponse | null;
+  onPaid: (intent: PaymentIntentResponse) => Promise<void>;
+}) {
+  const { pack } = checkout;
+  const obtain = useIntentOnPay((key) => createCreditPackage(pack.id, key), {
+    existing: unconfirmed,
+  });
+  return (
+    <>
+      <div className="mb-5 flex items-center justify-between rounded-xl bg-stone-50 px-4 py-3 text-sm">
+        <span className="text-stone-700">
+          {creditsWithHeadshots(pack.credits)} · ${pricePerCredit(pack)} per credit
+        </span>
+        <span className="font-semibold text-stone-950">{formatDollars(pack.price_cents)}</span>
+      </div>
+      <CheckoutForm
+        amountCents={pack.price_cents}
+        currency={CURRENCY}
+        mode="payment"
+        obtainIntent={obtain}
+        createdIntent={unconfirmed}
+        pricing={{
+          test_mode: checkout.testMode,
+          stripe_publishable_key: checkout.publishableKey,
+        }}
+        // A bank's own 3-D Secure page returns to the payment page, which resumes this intent.
+        returnUrl={`${window.location.origin}/payment?type=credits&pack=${encodeURIComponent(pack.id)}`}
+        onSuccess={async () => onPaid(await obtain())}
+      />
+    </>
+  );
+}
+
 export function Component() {
   const { status, user } = useSession();
   const navigate = useNavigate();
@@ -195,13 +237,13 @@ export function Component() {
     }
     setBusyPack(pack.id);
     try {
-      const [intent, catalogue] = await Promise.all([
-        unconfirmed.current.get(pack.id) ?? createCreditPackage(pack.id),
-        queryClient.ensureQueryData({ queryKey: PRICING_QUERY_KEY, queryFn: fetchPricing }),
-      ]);
+      // Nothing is created yet: the card form's Pay makes the intent.
+      const catalogue = await queryClient.ensureQueryData({
+        queryKey: PRICING_QUERY_KEY,
+        queryFn: fetchPricing,
+      });
       setCheckout({
         pack,
-        intent,
         testMode: catalogue.test_mode,
         publishableKey: catalogue.stripe_publishable_key,
       });
@@ -217,12 +259,12 @@ export function Component() {
     setBusyPack(null);
   };
 
-  const confirmPurchase = async (current: Checkout) => {
+  const confirmPurchase = async (current: Checkout, intent: PaymentIntentResponse) => {
     let added: number;
     let newBalance: number;
-    unconfirmed.current.set(current.pack.id, current.intent);
+    unconfirmed.current.set(current.pack.id, intent);
     try {
-      const answer = await confirmCreditPackage(current.intent.payment_intent_id);
+      const answer = await confirmCreditPackage(intent.payment_intent_id);
       added = answer.credits_added;
       newBalance = answer.new_credits_balance;
     } catch {
@@ -341,28 +383,12 @@ export function Component() {
         title={checkout ? `Buy the ${checkout.pack.name}` : 'Checkout'}
       >
         {checkout && (
-          <>
-            <div className="mb-5 flex items-center justify-between rounded-xl bg-stone-50 px-4 py-3 text-sm">
-              <span className="text-stone-700">
-                {creditsWithHeadshots(checkout.pack.credits)} · ${pricePerCredit(checkout.pack)} per
-                credit
-              </span>
-              <span className="font-semibold text-stone-950">
-                {formatDollars(checkout.intent.amount)}
-              </span>
-            </div>
-            <CheckoutForm
-              intent={checkout.intent}
-              amountCents={checkout.intent.amount}
-              pricing={{
-                test_mode: checkout.testMode,
-                stripe_publishable_key: checkout.publishableKey,
-              }}
-              // A bank's own 3-D Secure page returns to the payment page, which resumes this intent.
-              returnUrl={`${window.location.origin}/payment?type=credits&pack=${encodeURIComponent(checkout.pack.id)}`}
-              onSuccess={() => confirmPurchase(checkout)}
-            />
-          </>
+          <PackCheckout
+            key={checkout.pack.id}
+            checkout={checkout}
+            unconfirmed={unconfirmed.current.get(checkout.pack.id) ?? null}
+            onPaid={(intent) => confirmPurchase(checkout, intent)}
+          />
         )}
       </Modal>
     </section>

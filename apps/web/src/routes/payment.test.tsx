@@ -26,18 +26,27 @@ const PRORATION = {
   minimum_applied: false,
   credits: 6,
 };
+const QUOTE_STARTER_TO_PREMIUM =
+  'GET /api/v1/payments/upgrade-quote?plan_id=premium&current_plan=starter';
+function quoteAnswer(amount: number, proration: unknown) {
+  return { amount, currency: 'usd', kind: 'upgrade', proration };
+}
 const PAID = () =>
   [200, { payment_intent_id: 'pi_test_1', status: 'succeeded' }] as [number, unknown];
 
 function api(extra: Handlers): {
   sent: Record<string, unknown>;
+  /** The Idempotency-Key of each call, in the order sent. */
+  keys: Record<string, (string | null)[]>;
   fetchMock: ReturnType<typeof stubApi>;
 } {
   const sent: Record<string, unknown> = {};
+  const keys: Record<string, (string | null)[]> = {};
   const wrapped: Handlers = {};
   for (const [key, handler] of Object.entries(extra)) {
     wrapped[key] = (request) => {
       sent[key] = request.body;
+      (keys[key] ??= []).push(request.headers.get('Idempotency-Key'));
       return handler(request);
     };
   }
@@ -47,7 +56,12 @@ function api(extra: Handlers): {
     'POST /api/v1/payments/test/confirm-card': PAID,
     ...wrapped,
   });
-  return { sent, fetchMock };
+  return { sent, keys, fetchMock };
+}
+
+/** Whether the page asked the server to create anything (an intent, and its pending payment). */
+function createdAnything(fetchMock: ReturnType<typeof stubApi>): boolean {
+  return fetchMock.mock.calls.some(([url]) => /\/create-/.test(String(url)));
 }
 
 /** What /pricing stores on choosing a plan: the plan /payment?type=training then checks out. */
@@ -163,7 +177,7 @@ describe('/payment checkout', () => {
   it('training: plan subscription from selectedPlan, success message, /upload after 2 s', async () => {
     signIn();
     selectPlan('professional');
-    const { sent } = api({
+    const { sent, keys, fetchMock } = api({
       'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(1999)],
       'POST /api/v1/payments/confirm-plan-subscription': planActive('professional', 5, 8),
     });
@@ -178,19 +192,25 @@ describe('/payment checkout', () => {
     expect(screen.queryByText(/charged once/)).toBeNull();
     expect(await screen.findByText('Professional plan')).toBeTruthy();
     expect(screen.getByText('Test Mode Active')).toBeTruthy();
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(within(summary).getByText('Monthly subscription, cancel any time')).toBeTruthy();
+    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe(
+      '$19.99/month',
+    );
+    // The checkout shows the catalogue's price: nothing is created until Pay.
+    expect(createdAnything(fetchMock)).toBe(false);
+    expect(router.state.location.search).toBe('?type=training');
+
+    await pay('$19.99');
     expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({
       plan_name: 'Professional',
       plan_price: 19.99,
       plan_credits: 8,
       billing_cycle: 'monthly',
     });
-    const summary = screen.getByRole('region', { name: 'Order summary' });
-    expect(within(summary).getByText('Monthly subscription, cancel any time')).toBeTruthy();
-    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe(
-      '$19.99/month',
-    );
-
-    await pay('$19.99');
+    expect(keys['POST /api/v1/payments/create-training-payment']).toEqual([
+      expect.stringMatching(/^checkout-[0-9a-f-]{36}$/),
+    ]);
     expect(
       await screen.findByText(
         'Your professional plan is active. Now upload photos to train your AI model.',
@@ -218,12 +238,6 @@ describe('/payment checkout', () => {
     });
     renderApp('/payment?type=training&billing=annual');
     const summary = await screen.findByRole('region', { name: 'Order summary' });
-    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({
-      plan_name: 'Premium',
-      plan_price: 399.9,
-      plan_credits: 16,
-      billing_cycle: 'annual',
-    });
     expect(within(summary).getByText('Premium plan')).toBeTruthy();
     for (const line of [
       'Annual subscription, renews yearly, cancel any time',
@@ -243,24 +257,32 @@ describe('/payment checkout', () => {
     }
     await pay('$399.90');
     expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({
+      plan_name: 'Premium',
+      plan_price: 399.9,
+      plan_credits: 16,
+      billing_cycle: 'annual',
+    });
   });
 
   it('a starter plan billed yearly has no custom prompt line', async () => {
     signIn();
     selectPlan('starter');
-    const { sent } = api({
+    const { sent, fetchMock } = api({
       'POST /api/v1/payments/create-training-payment': () => [200, intentAnswer(9990)],
     });
     renderApp('/payment?type=training&billing=annual');
     const summary = await screen.findByRole('region', { name: 'Order summary' });
-    expect(sent['POST /api/v1/payments/create-training-payment']).toMatchObject({
-      plan_price: 99.9,
-      billing_cycle: 'annual',
-    });
     expect(
       within(summary).getByText('$8.33 a month billed yearly: two months free (you save $19.98)'),
     ).toBeTruthy();
     expect(within(summary).queryByText('Custom prompts on the Generate page')).toBeNull();
+    expect(createdAnything(fetchMock)).toBe(false);
+    await pay('$99.90');
+    expect(sent['POST /api/v1/payments/create-training-payment']).toMatchObject({
+      plan_price: 99.9,
+      billing_cycle: 'annual',
+    });
   });
 
   it('billing=weekly is refused before anything is created', async () => {
@@ -290,8 +312,8 @@ describe('/payment checkout', () => {
     });
     renderApp('/payment?type=training');
     expect(await screen.findByText('Extra model training')).toBeTruthy();
-    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({});
     await pay('$25.00');
+    expect(sent['POST /api/v1/payments/create-training-payment']).toEqual({});
     expect(await screen.findByText('Now upload photos to train your AI model.')).toBeTruthy();
     expect(sent['POST /api/v1/payments/confirm-additional-training']).toEqual({
       payment_intent_id: 'pi_test_1',
@@ -317,8 +339,8 @@ describe('/payment checkout', () => {
     renderApp('/payment?type=training&quantity=3&price=45');
     expect(await screen.findByText('Training pack')).toBeTruthy();
     expect(screen.getByText('40% saving')).toBeTruthy();
-    expect(sent['POST /api/v1/payments/create-training-purchase']).toEqual({ quantity: 3 });
     await pay('$45.00');
+    expect(sent['POST /api/v1/payments/create-training-purchase']).toEqual({ quantity: 3 });
     expect(await screen.findByText(/Training slots added/)).toBeTruthy();
     expect(sent['POST /api/v1/payments/confirm-additional-training']).toEqual({
       payment_intent_id: 'pi_test_1',
@@ -332,7 +354,8 @@ describe('/payment checkout', () => {
   it('upgrade: create-upgrade for the stored target plan', async () => {
     signIn({ plan_type: 'starter' });
     selectPlan('premium');
-    const { sent } = api({
+    const { sent, fetchMock } = api({
+      [QUOTE_STARTER_TO_PREMIUM]: () => [200, quoteAnswer(1500, PRORATION)],
       'POST /api/v1/payments/create-upgrade': () => [
         200,
         { ...intentAnswer(1500), proration: PRORATION },
@@ -341,11 +364,8 @@ describe('/payment checkout', () => {
     });
     const router = renderApp('/payment?type=upgrade&from=starter');
     expect(await screen.findByText('Upgrade to Premium')).toBeTruthy();
-    expect(sent['POST /api/v1/payments/create-upgrade']).toEqual({
-      plan_id: 'premium',
-      current_plan: 'starter',
-      upgrade_immediately: true,
-    });
+    // The proration is the server's quote, which stores nothing: no intent before Pay.
+    expect(createdAnything(fetchMock)).toBe(false);
     // The proration: what the unused Starter time is worth, and what the rest of Premium costs.
     const summary = screen.getByRole('region', { name: 'Order summary' });
     expect(within(summary).getByText('Premium for the rest of this period (15 days)')).toBeTruthy();
@@ -357,12 +377,18 @@ describe('/payment checkout', () => {
     ).toBeTruthy();
     expect(within(summary).getByText('Your billing date stays December 16, 2026')).toBeTruthy();
     expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe('$15.00');
-    // The address now names the intent: a reload resumes it.
+    expect(router.state.location.search).toBe('?type=upgrade&from=starter');
+    await pay('$15.00');
+    expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
+    expect(sent['POST /api/v1/payments/create-upgrade']).toEqual({
+      plan_id: 'premium',
+      current_plan: 'starter',
+      upgrade_immediately: true,
+    });
+    // The address names the intent Pay made: a reload resumes it.
     expect(router.state.location.search).toBe(
       '?type=upgrade&from=starter&payment_intent=pi_test_1',
     );
-    await pay('$15.00');
-    expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
     await vi.advanceTimersByTimeAsync(2000);
     await waitFor(() => expect(router.state.location.pathname).toBe('/upload'));
   });
@@ -385,19 +411,12 @@ describe('/payment checkout', () => {
       charged_cents: 15000,
       credits: 6,
     };
-    const { sent } = api({
-      'POST /api/v1/payments/create-upgrade': () => [
-        200,
-        { ...intentAnswer(15000), proration: annual },
-      ],
+    const { fetchMock } = api({
+      [QUOTE_STARTER_TO_PREMIUM]: () => [200, quoteAnswer(15000, annual)],
     });
     renderApp('/payment?type=upgrade&from=starter');
     const summary = await screen.findByRole('region', { name: 'Order summary' });
-    expect(sent['POST /api/v1/payments/create-upgrade']).toEqual({
-      plan_id: 'premium',
-      current_plan: 'starter',
-      upgrade_immediately: true,
-    });
+    expect(createdAnything(fetchMock)).toBe(false);
     for (const line of [
       'From your Starter plan, effective immediately',
       '6 extra credits now, for the rest of this month',
@@ -438,10 +457,10 @@ describe('/payment checkout', () => {
     const router = renderApp('/payment?type=credits&pack=business_pack');
     expect(await screen.findByRole('heading', { name: 'Purchase Credits' })).toBeTruthy();
     expect(await screen.findByText('Business Pack')).toBeTruthy();
+    await pay('$49.99');
     expect(sent['POST /api/v1/payments/create-credit-payment']).toEqual({
       credit_pack_id: 'business_pack',
     });
-    await pay('$49.99');
     expect(await screen.findByText('150 credits have been added to your account.')).toBeTruthy();
     await vi.advanceTimersByTimeAsync(2500);
     expect(router.state.location.pathname).toBe('/payment');
@@ -478,7 +497,7 @@ describe('/payment checkout', () => {
   it('a declined card shows the decline; a failed confirmation says to contact support', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     signIn();
-    api({
+    const { keys } = api({
       'POST /api/v1/payments/create-credit-payment': () => [200, intentAnswer(999)],
       'POST /api/v1/payments/test/confirm-card': ({ body }) =>
         (body as { card: { number: string } }).card.number.startsWith('4000')
@@ -508,9 +527,11 @@ describe('/payment checkout', () => {
         'Payment succeeded but failed to confirm. Please contact support.',
       ),
     ).toBeTruthy();
+    // Both presses paid the one intent the first made.
+    expect(keys['POST /api/v1/payments/create-credit-payment']).toHaveLength(1);
   });
 
-  it('shows the server detail when the payment cannot be created', async () => {
+  it('shows the server detail in the form when Pay cannot make the payment', async () => {
     signIn();
     api({
       'POST /api/v1/payments/create-training-purchase': () => [
@@ -519,22 +540,86 @@ describe('/payment checkout', () => {
       ],
     });
     renderApp('/payment?type=training&quantity=1&price=25');
-    expect(await screen.findByText('Failed to create training purchase payment')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+    await pay('$25.00');
+    const form = screen.getByRole('form', { name: 'Card details' });
+    expect(
+      await within(form).findByText('Failed to create training purchase payment'),
+    ).toBeTruthy();
+    expect(within(form).getByRole('button', { name: 'Pay $25.00' })).toBeTruthy();
   });
 
-  it('shows Failed to create payment intent when the intent cannot be made', async () => {
+  it('Pay again after a failed create sends the same Idempotency-Key: one intent', async () => {
     signIn();
-    api({
-      'POST /api/v1/payments/create-credit-payment': () => [
-        503,
-        { detail: 'Failed to create credit payment', code: 'service_unavailable' },
+    let creates = 0;
+    const { keys } = api({
+      'POST /api/v1/payments/create-credit-payment': () =>
+        (creates += 1) === 1
+          ? [503, { detail: 'Failed to create credit payment', code: 'service_unavailable' }]
+          : [200, intentAnswer(999)],
+      'POST /api/v1/payments/confirm-payment': () => [
+        200,
+        {
+          message: 'Payment confirmed',
+          kind: 'credits',
+          credits_awarded: 20,
+          new_credits_balance: 20,
+          plan_type: 'free',
+          training_limit: 0,
+        },
       ],
     });
     renderApp('/payment?type=credits&pack=starter_pack');
-    expect(await screen.findByText('Failed to create payment intent')).toBeTruthy();
-    expect(screen.getByText('Failed to create credit payment')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Choose a credit package' })).toBeTruthy();
+    await pay('$9.99');
+    const form = screen.getByRole('form', { name: 'Card details' });
+    expect(await within(form).findByText('Failed to create credit payment')).toBeTruthy();
+    fireEvent.click(within(form).getByRole('button', { name: 'Pay $9.99' }));
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(await screen.findByText('20 credits have been added to your account.')).toBeTruthy();
+    const sentKeys = keys['POST /api/v1/payments/create-credit-payment']!;
+    expect(sentKeys).toHaveLength(2);
+    expect(sentKeys[1]).toBe(sentKeys[0]);
+  });
+
+  it('an upgrade whose price moved between the quote and Pay shows the new one first', async () => {
+    signIn({ plan_type: 'starter' });
+    selectPlan('premium');
+    const { keys } = api({
+      [QUOTE_STARTER_TO_PREMIUM]: () => [200, quoteAnswer(1500, PRORATION)],
+      'POST /api/v1/payments/create-upgrade': () => [
+        200,
+        { ...intentAnswer(1499), proration: { ...PRORATION, charged_cents: 1499 } },
+      ],
+      'POST /api/v1/payments/confirm-plan-subscription': planActive('premium', 10, 16),
+    });
+    renderApp('/payment?type=upgrade&from=starter');
+    await pay('$15.00');
+    const form = screen.getByRole('form', { name: 'Card details' });
+    expect(
+      await within(form).findByText('The price is now $14.99. Press Pay to pay it.'),
+    ).toBeTruthy();
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(within(summary).getByText('Total due today').nextSibling?.textContent).toBe('$14.99');
+    fireEvent.click(within(form).getByRole('button', { name: 'Pay $14.99' }));
+    await vi.advanceTimersByTimeAsync(2100);
+    expect(await screen.findByText(/Your premium plan is active/)).toBeTruthy();
+    expect(keys['POST /api/v1/payments/create-upgrade']).toHaveLength(1);
+  });
+
+  it('an upgrade the server will not quote says why, and creates nothing', async () => {
+    signIn({ plan_type: 'starter' });
+    selectPlan('premium');
+    const { fetchMock } = api({
+      [QUOTE_STARTER_TO_PREMIUM]: () => [
+        409,
+        { detail: 'Failed to create upgrade: your plan has changed.', code: 'conflict' },
+      ],
+    });
+    renderApp('/payment?type=upgrade&from=starter');
+    expect(
+      await screen.findByText('Failed to create upgrade: your plan has changed.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+    expect(createdAnything(fetchMock)).toBe(false);
   });
 });
 

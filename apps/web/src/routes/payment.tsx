@@ -11,9 +11,13 @@ import {
   completeOrder,
   createFailureMessage,
   createIntentFor,
+  quoteFor,
   type CheckoutIntent,
+  type CheckoutQuote,
   type PaymentSuccess,
 } from '../features/payments/checkout';
+import { formatDollars } from '../features/payments/catalogue';
+import { useIntentOnPay } from '../features/payments/intent-on-pay';
 import { readSelectedPlan } from '../features/payments/client-storage';
 import { usePricing } from '../features/payments/hooks';
 import { ArrowLeftIcon, SuccessIcon } from '../features/payments/icons';
@@ -30,11 +34,11 @@ import {
   type PaymentOrder,
   type Recovery,
 } from '../features/payments/payment-params';
-import { errorMessage } from '../lib/api-client';
+import { ApiError, errorMessage } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
 import { appStorage, STORAGE_KEYS } from '../lib/storage';
 
-const INTENT_QUERY_KEY = 'payment-intent';
+const QUOTE_QUERY_KEY = 'checkout-quote';
 const RESUMED_INTENT_QUERY_KEY = 'payment-intent-resumed';
 
 /** What Stripe adds to the address when a bank's 3-D Secure page sends the buyer back. */
@@ -91,19 +95,39 @@ function RecoveryLink({ recovery }: { recovery: Recovery }) {
   );
 }
 
-/** The order summary beside the card step, for a created or resumed intent. */
+/** Said when the intent made on Pay charges another amount than the page showed. */
+function priceChangedMessage(amountCents: number): string {
+  return `The price is now ${formatDollars(amountCents)}. Press Pay to pay it.`;
+}
+
+/**
+ * The order summary beside the card step. Nothing is created until Pay: the page shows the
+ * quote, and Pay makes the intent (or pays the resumed one).
+ */
 function CheckoutBody({
   order,
+  quote,
   intent,
   notice,
+  onCreated,
   onPaid,
 }: {
   order: PaymentOrder;
-  intent: CheckoutIntent;
+  quote: CheckoutQuote;
+  /** An intent made on an earlier visit (resumed); without one, Pay makes it. */
+  intent?: CheckoutIntent | null;
   notice?: string;
+  onCreated?: (paymentIntentId: string) => void;
   onPaid: (success: PaymentSuccess) => void;
 }) {
   const pricing = usePricing();
+  // What the page shows and charges; the made intent's own figures replace the quote's.
+  const [shown, setShown] = useState({ amount: quote.amount, proration: quote.proration });
+  const obtain = useIntentOnPay((key) => createIntentFor(order, key), {
+    existing: intent,
+    onCreated: (made) => onCreated?.(made.payment_intent_id),
+  });
+
   if (pricing.isError) {
     return (
       <Problem message={MESSAGES.paymentInfoFailed}>
@@ -119,9 +143,30 @@ function CheckoutBody({
   }
   if (!pricing.data) return <PageState title="Loading payment information..." busy />;
 
+  /** The intent Pay charges, refused while it asks another amount than the page shows. */
+  const intentToPay = async (): Promise<CheckoutIntent> => {
+    let made: CheckoutIntent;
+    try {
+      made = await obtain();
+    } catch (error) {
+      if (error instanceof ApiError && error.detail) throw error;
+      throw new ApiError({ status: 0, code: 'intent_failed', detail: createFailureMessage(order) });
+    }
+    if (made.amount !== shown.amount) {
+      // A prorated amount moves with time: the customer sees the new one before paying it.
+      setShown({ amount: made.amount, proration: made.proration ?? shown.proration });
+      throw new ApiError({
+        status: 0,
+        code: 'price_changed',
+        detail: priceChangedMessage(made.amount),
+      });
+    }
+    return made;
+  };
+
   const paid = async () => {
-    const success = await completeOrder(order, intent);
-    queryClient.removeQueries({ queryKey: [INTENT_QUERY_KEY] });
+    const success = await completeOrder(order, await obtain());
+    queryClient.removeQueries({ queryKey: [QUOTE_QUERY_KEY] });
     queryClient.removeQueries({ queryKey: [RESUMED_INTENT_QUERY_KEY] });
     onPaid(success);
   };
@@ -137,14 +182,17 @@ function CheckoutBody({
         </p>
       )}
       <div className="mt-8 grid items-start gap-6 lg:grid-cols-[1fr_1.1fr]">
-        <OrderSummary order={order} amount={intent.amount} proration={intent.proration ?? null} />
+        <OrderSummary order={order} amount={shown.amount} proration={shown.proration} />
         <section aria-labelledby="card-heading" className={`${cardClass} p-6 sm:p-8`}>
           <h2 id="card-heading" className="mb-5 font-display text-xl font-semibold text-stone-950">
             Payment details
           </h2>
           <CheckoutForm
-            intent={intent}
-            amountCents={intent.amount}
+            amountCents={shown.amount}
+            currency={quote.currency}
+            mode={quote.mode}
+            obtainIntent={intentToPay}
+            createdIntent={intent}
             pricing={pricing.data}
             onSuccess={paid}
           />
@@ -154,7 +202,7 @@ function CheckoutBody({
   );
 }
 
-/** A new order: its intent is created once per visit, then the address names it. */
+/** A new order: priced from the catalogue or the server's quote; Pay makes its intent. */
 function NewCheckout({
   order,
   notice,
@@ -164,34 +212,27 @@ function NewCheckout({
 }: {
   order: PaymentOrder;
   notice?: string;
-  /** Where to choose again when the intent cannot be created. */
+  /** Where to choose again when the order cannot be priced. */
   recovery: Recovery;
   onCreated: (paymentIntentId: string) => void;
   onPaid: (success: PaymentSuccess) => void;
 }) {
-  const intent = useQuery({
-    queryKey: [INTENT_QUERY_KEY, orderKey(order)],
-    queryFn: () => createIntentFor(order),
-    // One visit, one intent: never re-created behind the user's back.
+  const quote = useQuery({
+    queryKey: [QUOTE_QUERY_KEY, orderKey(order)],
+    queryFn: () => quoteFor(order),
+    // The price shown stays put while the page is open; Pay's intent says if it moved.
     staleTime: Infinity,
     retry: false,
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
   });
-  const createdId = intent.data?.payment_intent_id;
-  useEffect(() => {
-    if (createdId) onCreated(createdId);
-  }, [createdId, onCreated]);
 
-  if (intent.isError) {
+  if (quote.isError) {
     return (
-      <Problem
-        title={MESSAGES.paymentIntentFailed}
-        message={errorMessage(intent.error, createFailureMessage(order))}
-      >
+      <Problem message={errorMessage(quote.error, createFailureMessage(order))}>
         <button
           type="button"
-          onClick={() => void intent.refetch()}
+          onClick={() => void quote.refetch()}
           className={buttonClass('primary')}
         >
           Try Again
@@ -200,8 +241,16 @@ function NewCheckout({
       </Problem>
     );
   }
-  if (!intent.data) return <PageState title="Loading payment information..." busy />;
-  return <CheckoutBody order={order} intent={intent.data} notice={notice} onPaid={onPaid} />;
+  if (!quote.data) return <PageState title="Loading payment information..." busy />;
+  return (
+    <CheckoutBody
+      order={order}
+      quote={quote.data}
+      notice={notice}
+      onCreated={onCreated}
+      onPaid={onPaid}
+    />
+  );
 }
 
 /** An intent already paid (a reload after paying, a bank's return): its purchase is confirmed. */
@@ -273,7 +322,19 @@ function ResumedCheckout({
     return <CompletePaid order={parsed.order} intent={details} onPaid={onPaid} />;
   if (details.status !== 'requires_payment')
     return <Problem message={MESSAGES.paymentIntentClosed}>{again()}</Problem>;
-  return <CheckoutBody order={parsed.order} intent={details} onPaid={onPaid} />;
+  return (
+    <CheckoutBody
+      order={parsed.order}
+      quote={{
+        amount: details.amount,
+        currency: details.currency,
+        mode: details.kind === 'subscription' ? 'subscription' : 'payment',
+        proration: details.proration ?? null,
+      }}
+      intent={details}
+      onPaid={onPaid}
+    />
+  );
 }
 
 function useResumedIntent(paymentIntentId: string | null) {

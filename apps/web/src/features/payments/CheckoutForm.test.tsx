@@ -6,12 +6,17 @@ import { waitForPaymentConfirmation } from './payment-confirmation';
 import { LIVE_CARDS_UNAVAILABLE } from './payments-api';
 
 const intent = { payment_intent_id: 'pi_1', client_secret: 'pi_1_secret_x' };
+const deferred = {
+  currency: 'usd',
+  mode: 'payment' as const,
+  obtainIntent: () => Promise.resolve(intent),
+};
 
 describe('CheckoutForm', () => {
   it('shows the test card form in test mode', () => {
     render(
       <CheckoutForm
-        intent={intent}
+        {...deferred}
         amountCents={999}
         pricing={{ test_mode: true }}
         onSuccess={vi.fn()}
@@ -24,7 +29,7 @@ describe('CheckoutForm', () => {
   it('in Stripe mode without a publishable key, says cards cannot be taken (and loads no Stripe.js)', () => {
     render(
       <CheckoutForm
-        intent={intent}
+        {...deferred}
         amountCents={999}
         pricing={{ test_mode: false }}
         onSuccess={vi.fn()}

@@ -12,10 +12,22 @@ import {
 // Stripe Elements and Stripe.js load only when a Stripe-mode checkout shows its card step.
 const StripePaymentForm = lazy(() => import('./StripePaymentForm'));
 
+/** The part of an intent the card step needs. */
+export type IntentRef = Pick<PaymentIntentResponse, 'payment_intent_id' | 'client_secret'>;
+
 export interface CheckoutFormProps {
-  intent: Pick<PaymentIntentResponse, 'payment_intent_id' | 'client_secret'>;
   /** What the button charges, in cents. */
   amountCents: number;
+  /** Stripe mode: the currency and kind of charge the card form is set up for before Pay. */
+  currency: string;
+  mode: 'payment' | 'subscription';
+  /**
+   * The intent to pay, made when Pay is pressed (the same one however often it is pressed);
+   * rejects with the reason it could not be made.
+   */
+  obtainIntent: () => Promise<IntentRef>;
+  /** An intent made on an earlier visit (resumed): the card form opens on it. */
+  createdIntent?: IntentRef | null;
   /** The pricing call's answer: which provider takes the card, and its public key. */
   pricing: Pick<PricingResponse, 'test_mode' | 'stripe_publishable_key'>;
   /** Called once the payment went through; its error is shown in the form. */
@@ -29,8 +41,11 @@ export interface CheckoutFormProps {
 
 /** The card step of a checkout: the test card form in test mode, Stripe Elements in Stripe mode. */
 export function CheckoutForm({
-  intent,
   amountCents,
+  currency,
+  mode,
+  obtainIntent,
+  createdIntent,
   pricing,
   onSuccess,
   returnUrl,
@@ -40,7 +55,7 @@ export function CheckoutForm({
       <CardForm
         amountCents={amountCents}
         testMode
-        charge={(card) => chargeCard(intent, card, true)}
+        charge={async (card) => chargeCard(await obtainIntent(), card, true)}
         onSuccess={onSuccess}
       />
     );
@@ -56,9 +71,11 @@ export function CheckoutForm({
     >
       <StripePaymentForm
         publishableKey={pricing.stripe_publishable_key}
-        paymentIntentId={intent.payment_intent_id}
-        clientSecret={intent.client_secret}
         amountCents={amountCents}
+        currency={currency}
+        mode={mode}
+        obtainIntent={obtainIntent}
+        createdIntent={createdIntent ?? null}
         onSuccess={onSuccess}
         returnUrl={returnUrl}
       />

@@ -10,16 +10,22 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Spinner } from '../../components/PageState';
 import { FormError } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
+import { errorMessage } from '../../lib/api-client';
 import { formatDollars } from './catalogue';
+import type { IntentRef } from './CheckoutForm';
 import { waitForPaymentConfirmation } from './payment-confirmation';
 
 export interface StripePaymentFormProps {
   publishableKey: string;
-  /** Our server's id of the intent: what it is asked to confirm. */
-  paymentIntentId: string;
-  clientSecret: string;
   /** What the button charges, in cents. */
   amountCents: number;
+  currency: string;
+  /** A one-off payment, or a subscription's first invoice: how Elements is set up before Pay. */
+  mode: 'payment' | 'subscription';
+  /** The intent Pay confirms, made on the first press; rejects with why it could not be. */
+  obtainIntent: () => Promise<IntentRef>;
+  /** An intent made on an earlier visit: Elements opens on its client secret. */
+  createdIntent: IntentRef | null;
   /** Called once the payment went through; its error is shown here. */
   onSuccess: () => Promise<void>;
   /** Where a bank's own authentication page returns to; this page when unset. */
@@ -81,11 +87,16 @@ export default function StripePaymentForm(props: StripePaymentFormProps) {
     };
   }, [stripe]);
   if (loadFailed) return <FormError message={STRIPE_UNAVAILABLE} />;
+  // Before an intent exists Elements is set up from the amount alone (Stripe's deferred intent):
+  // the intent, and the payment our server stores with it, are made when Pay is pressed.
+  const intentOptions = props.createdIntent
+    ? { clientSecret: props.createdIntent.client_secret }
+    : { mode: props.mode, amount: props.amountCents, currency: props.currency };
   return (
     <Elements
       stripe={stripe}
       options={{
-        clientSecret: props.clientSecret,
+        ...intentOptions,
         // Our palette in Stripe's frames: stone text, the accent for focus.
         appearance: {
           theme: 'stripe',
@@ -105,9 +116,9 @@ export default function StripePaymentForm(props: StripePaymentFormProps) {
 }
 
 function PaymentForm({
-  paymentIntentId,
-  clientSecret,
   amountCents,
+  obtainIntent,
+  createdIntent,
   onSuccess,
   returnUrl,
 }: StripePaymentFormProps) {
@@ -121,7 +132,7 @@ function PaymentForm({
   const finishing = useRef(false);
 
   /** The card went through at Stripe: wait for our server to record it, then move on. */
-  const finish = async () => {
+  const finish = async (paymentIntentId: string) => {
     if (finishing.current) return;
     finishing.current = true;
     setProcessing(true);
@@ -144,14 +155,16 @@ function PaymentForm({
   };
 
   // Back on this page after a redirect (3-D Secure by the bank's page, or a reload after paying):
-  // the intent tells where the payment stands.
+  // the intent tells where the payment stands. A new checkout has no intent yet to ask about.
+  const clientSecret = createdIntent?.client_secret;
+  const createdId = createdIntent?.payment_intent_id;
   useEffect(() => {
-    if (!stripe) return;
+    if (!stripe || !clientSecret || !createdId) return;
     let live = true;
     void stripe.retrievePaymentIntent(clientSecret).then(({ paymentIntent }) => {
       if (!live || !paymentIntent) return;
       if (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing') {
-        void finish();
+        void finish(createdId);
       } else if (paymentIntent.last_payment_error?.message) {
         setError(paymentIntent.last_payment_error.message);
       }
@@ -161,20 +174,39 @@ function PaymentForm({
     };
     // Once per intent: `finish` guards itself against a second run.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stripe, clientSecret]);
+  }, [stripe, clientSecret, createdId]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!stripe || !elements || processing || !complete) return;
     setProcessing(true);
     setError(null);
+    // Stripe has the form checked first, before anything else is awaited.
+    const checked = await elements.submit();
+    if (checked.error) {
+      setError(messageOf(checked.error));
+      setProcessing(false);
+      return;
+    }
+    let intent: IntentRef;
+    try {
+      intent = await obtainIntent();
+    } catch (failure) {
+      setError(errorMessage(failure, STRIPE_PAYMENT_FAILED));
+      setProcessing(false);
+      return;
+    }
     // Stripe.js runs 3-D Secure itself (a frame over the page); a bank that must take the customer
     // to its own page returns them here, to this same checkout, where the effect above resumes.
-    const result = await stripe.confirmPayment({
-      elements,
-      confirmParams: { return_url: returnUrl ?? window.location.href },
-      redirect: 'if_required',
-    });
+    const confirmParams = { return_url: returnUrl ?? window.location.href };
+    const result = createdIntent
+      ? await stripe.confirmPayment({ elements, confirmParams, redirect: 'if_required' })
+      : await stripe.confirmPayment({
+          elements,
+          clientSecret: intent.client_secret,
+          confirmParams,
+          redirect: 'if_required',
+        });
     if (result.error) {
       setError(messageOf(result.error));
       setProcessing(false);
@@ -182,7 +214,7 @@ function PaymentForm({
     }
     const { paymentIntent } = result;
     if (paymentIntent.status === 'succeeded' || paymentIntent.status === 'processing') {
-      await finish();
+      await finish(intent.payment_intent_id);
       return;
     }
     setError(paymentIntent.last_payment_error?.message ?? STRIPE_PAYMENT_FAILED);

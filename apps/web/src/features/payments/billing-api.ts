@@ -5,6 +5,7 @@ import {
   ZReceiptResponseSchema,
   ZRefundResponseSchema,
   ZUpgradeIntentResponseSchema,
+  ZUpgradeQuoteResponseSchema,
   type BillingEntry,
   type BillingHistoryResponse,
   type PaymentIntentDetails,
@@ -13,6 +14,7 @@ import {
   type RefundResponse,
   type UpgradeIntentResponse,
   type UpgradeProration,
+  type UpgradeQuoteResponse,
 } from '@studioshot/contracts';
 import { api } from '../../lib/api';
 
@@ -25,15 +27,32 @@ export type {
   ReceiptResponse,
   UpgradeIntentResponse,
   UpgradeProration,
+  UpgradeQuoteResponse,
 };
 
 /** The spec's create-upgrade call; the answer says how a prorated amount was reached. */
-export function createUpgrade(planId: string, currentPlan: string): Promise<UpgradeIntentResponse> {
+export function createUpgrade(
+  planId: string,
+  currentPlan: string,
+  idempotencyKey?: string,
+): Promise<UpgradeIntentResponse> {
   return api.post(
     '/api/v1/payments/create-upgrade',
     { plan_id: planId, current_plan: currentPlan, upgrade_immediately: true },
-    { schema: ZUpgradeIntentResponseSchema, invalid: MESSAGES.upgradeFailed },
+    { schema: ZUpgradeIntentResponseSchema, invalid: MESSAGES.upgradeFailed, idempotencyKey },
   );
+}
+
+/** What create-upgrade would charge now, priced by the server; it stores nothing. */
+export function fetchUpgradeQuote(
+  planId: string,
+  currentPlan: string,
+): Promise<UpgradeQuoteResponse> {
+  const query = new URLSearchParams({ plan_id: planId, current_plan: currentPlan });
+  return api.get(`/api/v1/payments/upgrade-quote?${query.toString()}`, {
+    schema: ZUpgradeQuoteResponseSchema,
+    invalid: MESSAGES.upgradeFailed,
+  });
 }
 
 /** A created intent of the signed-in user, to resume paying it. */

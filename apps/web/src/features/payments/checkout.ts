@@ -11,8 +11,8 @@ import {
   createTrainingPurchase,
   type PaymentIntentResponse,
 } from './payments-api';
-import { createUpgrade, type UpgradeProration } from './billing-api';
-import { planPeriodPriceCents } from './catalogue';
+import { createUpgrade, fetchUpgradeQuote, type UpgradeProration } from './billing-api';
+import { CURRENCY, GENERATION_ORDER, planPeriodPriceCents } from './catalogue';
 import { refreshProfile } from './hooks';
 import { clearPurchaseSelection } from './client-storage';
 
@@ -23,27 +23,80 @@ export const CREDITS_REDIRECT_DELAY_MS = 3000;
 /** A created or resumed intent; an upgrade's says how its amount was reached. */
 export type CheckoutIntent = PaymentIntentResponse & { proration?: UpgradeProration | null };
 
-/** Creates the payment intent an order is paid with. */
-export function createIntentFor(order: PaymentOrder): Promise<CheckoutIntent> {
+/**
+ * What the checkout shows before anything is created: the amount charged, in cents, from the
+ * pricing catalogue (the server's own) or, for an upgrade, priced by the server. `mode` is how
+ * Stripe takes it: a one-off payment, or the first invoice of a subscription.
+ */
+export interface CheckoutQuote {
+  amount: number;
+  currency: string;
+  mode: 'payment' | 'subscription';
+  proration: UpgradeProration | null;
+}
+
+/** The checkout's price for an order. Stores nothing: an intent is made only on Pay. */
+export async function quoteFor(order: PaymentOrder): Promise<CheckoutQuote> {
+  const oneOff = (amount: number): CheckoutQuote => ({
+    amount,
+    currency: CURRENCY,
+    mode: 'payment',
+    proration: null,
+  });
   switch (order.kind) {
     case 'training-plan':
-      return createTrainingPayment({
-        name: order.selected.planName || order.plan.name,
-        priceDollars:
-          planPeriodPriceCents({ price_cents: order.selected.price }, order.cycle) / 100,
-        credits: order.selected.credits,
-        billingCycle: order.cycle,
-      });
+      return {
+        amount: planPeriodPriceCents(order.plan, order.cycle),
+        currency: CURRENCY,
+        mode: 'subscription',
+        proration: null,
+      };
     case 'training-slot':
-      return createTrainingPayment(null);
     case 'training-pack':
-      return createTrainingPurchase(order.pack.quantity);
-    case 'upgrade':
-      return createUpgrade(order.plan.id, order.from);
     case 'credits':
-      return createCreditPayment(order.pack.id);
+      return oneOff(order.pack.price_cents);
     case 'generation':
-      return createGenerationPayment({ style: order.style, prompt: order.prompt });
+      return oneOff(GENERATION_ORDER.price_cents);
+    case 'upgrade': {
+      const quote = await fetchUpgradeQuote(order.plan.id, order.from);
+      return {
+        amount: quote.amount,
+        currency: quote.currency,
+        // Nothing running to prorate: the plan is bought as a new subscription.
+        mode: quote.kind === 'subscription' ? 'subscription' : 'payment',
+        proration: quote.proration,
+      };
+    }
+  }
+}
+
+/**
+ * Creates the payment intent an order is paid with (and the pending payment the server stores
+ * with it): called on Pay only, with the checkout's key.
+ */
+export function createIntentFor(order: PaymentOrder, key: string): Promise<CheckoutIntent> {
+  switch (order.kind) {
+    case 'training-plan':
+      return createTrainingPayment(
+        {
+          name: order.selected.planName || order.plan.name,
+          priceDollars:
+            planPeriodPriceCents({ price_cents: order.selected.price }, order.cycle) / 100,
+          credits: order.selected.credits,
+          billingCycle: order.cycle,
+        },
+        key,
+      );
+    case 'training-slot':
+      return createTrainingPayment(null, key);
+    case 'training-pack':
+      return createTrainingPurchase(order.pack.quantity, key);
+    case 'upgrade':
+      return createUpgrade(order.plan.id, order.from, key);
+    case 'credits':
+      return createCreditPayment(order.pack.id, key);
+    case 'generation':
+      return createGenerationPayment({ style: order.style, prompt: order.prompt }, key);
   }
 }
 

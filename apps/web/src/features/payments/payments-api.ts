@@ -39,26 +39,37 @@ export function plansOf(pricing: PricingResponse): PricingPlan[] {
     : pricing.pricing_options;
 }
 
+/**
+ * The create calls store a pending payment: the checkout makes them only when Pay is pressed,
+ * with one `idempotencyKey` per order so a second press or a retry answers the same intent.
+ */
 async function createIntent(
   path: string,
   body: unknown,
   failure: string,
+  idempotencyKey?: string,
 ): Promise<PaymentIntentResponse> {
-  return api.post(path, body, { schema: ZPaymentIntentResponseSchema, invalid: failure });
+  return api.post(path, body, {
+    schema: ZPaymentIntentResponseSchema,
+    invalid: failure,
+    idempotencyKey,
+  });
 }
 
-export const createCreditPackage = (packageId: string) =>
+export const createCreditPackage = (packageId: string, idempotencyKey?: string) =>
   createIntent(
     '/api/v1/payments/create-credit-package',
     { package_id: packageId },
     MESSAGES.creditPaymentFailed,
+    idempotencyKey,
   );
 
-export const createCreditPayment = (creditPackId: string) =>
+export const createCreditPayment = (creditPackId: string, idempotencyKey?: string) =>
   createIntent(
     '/api/v1/payments/create-credit-payment',
     { credit_pack_id: creditPackId },
     MESSAGES.creditPaymentFailed,
+    idempotencyKey,
   );
 
 /**
@@ -72,6 +83,7 @@ export const createTrainingPayment = (
     credits: number;
     billingCycle: BillingCycle;
   } | null,
+  idempotencyKey?: string,
 ) =>
   createIntent(
     '/api/v1/payments/create-training-payment',
@@ -84,17 +96,27 @@ export const createTrainingPayment = (
         }
       : {},
     MESSAGES.trainingPaymentFailed,
+    idempotencyKey,
   );
 
-export const createTrainingPurchase = (quantity: number) =>
+export const createTrainingPurchase = (quantity: number, idempotencyKey?: string) =>
   createIntent(
     '/api/v1/payments/create-training-purchase',
     { quantity },
     MESSAGES.trainingPurchaseFailed,
+    idempotencyKey,
   );
 
-export const createGenerationPayment = (order: { style?: string; prompt?: string }) =>
-  createIntent('/api/v1/users/create-payment-intent', order, MESSAGES.generationPaymentFailed);
+export const createGenerationPayment = (
+  order: { style?: string; prompt?: string },
+  idempotencyKey?: string,
+) =>
+  createIntent(
+    '/api/v1/users/create-payment-intent',
+    order,
+    MESSAGES.generationPaymentFailed,
+    idempotencyKey,
+  );
 
 /** The message shown when live card collection is unavailable to this client. */
 export const LIVE_CARDS_UNAVAILABLE =
