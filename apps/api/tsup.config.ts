@@ -7,6 +7,7 @@ export default defineConfig({
     migrate: 'src/cli/migrate.ts',
     'schema-ready': 'src/cli/schema-ready.ts',
     seed: 'src/cli/seed.ts',
+    admin: 'src/cli/admin.ts',
   },
   format: ['esm'],
   platform: 'node',

@@ -107,6 +107,8 @@ export const ZUserSchema = z.object({
   gender: ZGenderSchema.nullable(),
   age: z.number().int().nullable(),
   is_debug: z.boolean(),
+  /** Present only on an admin's own profile (the header links the ops console for them). */
+  is_admin: z.literal(true).optional(),
   created_at: z.string(),
 });
 export type User = z.infer<typeof ZUserSchema>;

@@ -39,9 +39,13 @@ export interface UsersTable {
   deletion_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The deletion finished: this row is a tombstone holding the id the accounting points at. */
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** 'admin' opens the ops console; set only by the command-line tool (cli/admin.ts). */
+  role: ColumnType<UserRole, UserRole | undefined, UserRole>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type UserRole = 'user' | 'admin';
 
 /** One sign-in: every refresh token rotated from one login shares a family. */
 export interface RefreshTokenFamiliesTable {

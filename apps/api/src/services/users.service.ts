@@ -22,6 +22,7 @@ export function toUserDto(user: User): UserDto {
     gender: user.gender,
     age: user.age,
     is_debug: user.is_debug,
+    ...(user.role === 'admin' ? { is_admin: true as const } : {}),
     created_at: user.created_at.toISOString(),
   };
 }

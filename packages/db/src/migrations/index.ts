@@ -18,6 +18,7 @@ import * as billingAnchor from './20261126003100-billing-anchor.js';
 import * as generationOrderRefundDue from './20261127180000-generation-order-refund-due.js';
 import * as refundRequests from './20261127220000-refund-requests.js';
 import * as generationRequestFingerprint from './20261127230000-generation-request-fingerprint.js';
+import * as adminRole from './20261128010000-admin-role.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '20261127180000-generation-order-refund-due': generationOrderRefundDue,
   '20261127220000-refund-requests': refundRequests,
   '20261127230000-generation-request-fingerprint': generationRequestFingerprint,
+  '20261128010000-admin-role': adminRole,
 };
