@@ -1,18 +1,22 @@
 import compression from 'compression';
-import express, { type Express } from 'express';
+import { ADMIN_QUEUES_PATH } from '@studioshot/contracts';
+import express, { Router, type Express } from 'express';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pinoHttp } from 'pino-http';
 import type { Container } from './container.js';
+import { webOrigins } from './env.js';
 import { RouteTable, type ResponseCheck } from './http/declare.js';
 import { freshProfileAfterWrites } from './middleware/fresh-profile.js';
+import { requireAdmin, requireAdminConsoleSession } from './middleware/admin.js';
 import { requireAuth } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { refuseNulCharacters } from './middleware/text.js';
 import { accountRoutes } from './routes/account.routes.js';
+import { adminRoutes } from './routes/admin.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { deletionRoutes } from './routes/deletion.routes.js';
 import { docsRoutes } from './routes/docs.routes.js';
@@ -20,6 +24,7 @@ import { generationRoutes } from './routes/generation.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { paymentsRoutes, paymentsWebhookRoute } from './money/payments.routes.js';
 import { renewalsTestRoutes } from './money/renewals.routes.js';
+import { queueConsole } from './routes/queue-console.js';
 import { queueRoutes } from './routes/queue.routes.js';
 import { trainingRoutes } from './routes/training.routes.js';
 import { uploadRoutes } from './routes/upload.routes.js';
@@ -124,7 +129,18 @@ export function createApp(c: Container): Express {
     subscriptions: c.subscriptions,
     testClock: c.env.TEST_CLOCK === true,
   });
+  adminRoutes(api, {
+    requireAdmin: requireAdmin(c.accessCheck, c.adminAccess),
+    admins: c.adminAccess,
+    fleet: c.fleet,
+  });
   app.use(api.express);
+
+  // The queue console, for admins with a console session; 404 to everyone else.
+  const consoleRouter = Router();
+  consoleRouter.use(requireAdminConsoleSession(c.adminAccess, webOrigins(c.env)));
+  consoleRouter.use(queueConsole(c.consoleQueues.queues));
+  app.use(ADMIN_QUEUES_PATH, consoleRouter);
 
   const webDist = c.env.WEB_DIST;
   if (webDist && existsSync(path.join(webDist, 'index.html'))) {
@@ -144,7 +160,10 @@ export function createApp(c: Container): Express {
   }
 
   app.use(routes.checkErrors());
-  const document: OpenApiDocument = buildOpenApiDocument(routes.routes, c.env.APP_VERSION);
+  const document: OpenApiDocument = buildOpenApiDocument(
+    routes.routes.filter((route) => route.published !== false),
+    c.env.APP_VERSION,
+  );
   // A path the API serves, asked with a method it does not take there: 405 with Allow.
   app.use(methodNotAllowed(document.paths));
   app.use(notFound);

@@ -2,6 +2,7 @@ import { createDb, type Db } from '@studioshot/db';
 import { createStorage, type Storage } from '@studioshot/storage';
 import { Redis } from 'ioredis';
 import { createAccountsArea, type AccountsArea } from './areas/accounts.js';
+import { createAdminArea, type AdminArea } from './areas/admin.js';
 import { bullPrefixOf } from './areas/connections.js';
 import { createPrivacyArea, PRIVACY_JOB_POLICIES, type PrivacyArea } from './areas/privacy.js';
 import { createWorkArea, type WorkArea } from './areas/work.js';
@@ -16,9 +17,9 @@ import type { PasswordHasher } from './services/passwords.js';
 
 /**
  * Everything the HTTP layer needs, wired once from the environment: the shared connections, then
- * each area's slice (accounts, money, work, privacy), each wired from its own settings.
+ * each area's slice (accounts, money, work, privacy, admin), each wired from its own settings.
  */
-export interface Container extends AccountsArea, MoneyArea, WorkArea, PrivacyArea {
+export interface Container extends AccountsArea, MoneyArea, WorkArea, PrivacyArea, AdminArea {
   env: Env;
   logger: Logger;
   db: Db;
@@ -90,11 +91,21 @@ export function createContainer(env: Env, logger: Logger): WiredContainer {
     paymentProvider: money.paymentProvider,
   });
 
+  const admin = createAdminArea(env, {
+    db,
+    redis,
+    bullPrefix,
+    usersRepo: lent.usersRepository,
+    revocations: accounts.revocations,
+    queue: work.queue,
+  });
+
   return {
     ...accounts,
     ...money,
     ...work,
     ...privacy,
+    ...admin,
     passwords: lent.passwords,
     env,
     logger,
@@ -132,7 +143,7 @@ export function createContainer(env: Env, logger: Logger): WiredContainer {
         accounts.revocations.close(),
         work.taskEvents.close(),
       ]);
-      await Promise.allSettled([jobQueue.close(), scheduled.close()]);
+      await Promise.allSettled([jobQueue.close(), scheduled.close(), admin.consoleQueues.close()]);
       await Promise.allSettled([db.destroy(), redis.quit(), storage.close()]);
     },
   };

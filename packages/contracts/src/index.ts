@@ -21,3 +21,4 @@ export * from './renewals.js';
 export * from './custom-prompt.js';
 export * from './studio-prompt.js';
 export * from './scheduled-jobs.js';
+export * from './admin.js';

@@ -56,6 +56,8 @@ export const MESSAGES = {
   loggedOut: 'Signed out',
   internal: 'Something went wrong on our side. Please try again.',
   notFound: 'Not found',
+  /** The queue console refuses a change sent from another site's page (its cookie rides along). */
+  adminCrossOrigin: "The queue console takes changes only from Studioshot's own pages.",
   methodNotAllowed: 'This address does not take {method} requests; it takes {allowed}.',
   malformedJson: 'The request body is not valid JSON',
   payloadTooLarge: 'The request body is too large',

@@ -38,6 +38,7 @@ export const TAGS = {
   queue: 'Task queue',
   payments: 'Payments, credits and subscriptions',
   realtime: 'The realtime channel (/ws)',
+  admin: 'The ops console (admins only)',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -75,6 +76,11 @@ export interface RouteSpec {
   description?: string;
   tag: Tag;
   auth: Auth;
+  /**
+   * false: left out of the public API document. The ops console's calls: it answers 404 to
+   * anyone else, and the document does not advertise it either.
+   */
+  published?: false;
   /** Path parameters, checked first (after auth). */
   params?: z.ZodObject;
   /** Query parameters. */

@@ -99,6 +99,16 @@ export class TasksRepository {
    * GPU seconds billed by tasks that finished in the last `days` days, fleet-wide, and when the
    * first of them finished (null when none did): how long a stretch the sum covers.
    */
+  /** GPU seconds billed by tasks finished at or after `from`. */
+  async gpuSecondsFrom(from: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('tasks')
+      .select(sql<number>`coalesce(sum(gpu_seconds), 0)::float8`.as('seconds'))
+      .where('completed_at', '>=', from)
+      .executeTakeFirstOrThrow();
+    return row.seconds;
+  }
+
   async gpuSecondsSince(days: number): Promise<{ seconds: number; since: Date | null }> {
     const row = await this.db
       .selectFrom('tasks')
