@@ -14,6 +14,8 @@ const proxy = {
   '/inference': { target: API_ORIGIN, changeOrigin: true },
   '/generation': { target: API_ORIGIN, changeOrigin: true },
   '/images': { target: API_ORIGIN, changeOrigin: true },
+  // The ops console's queue console (bull-board), served by the API.
+  '/admin/queues': { target: API_ORIGIN, changeOrigin: true },
 };
 
 export default defineConfig({

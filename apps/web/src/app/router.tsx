@@ -54,6 +54,8 @@ export const routes: RouteObject[] = [
                 lazy: () => import('../routes/billing-receipt'),
               },
               { path: 'settings', lazy: () => import('../routes/settings') },
+              // Admins only: anyone else gets the not-found page (the API answers 404).
+              { path: 'admin/fleet', lazy: () => import('../routes/admin-fleet') },
             ],
           },
           { path: '*', lazy: () => import('../routes/not-found') },

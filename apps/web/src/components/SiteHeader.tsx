@@ -21,8 +21,15 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'text-stone-950' : 'text-stone-600 hover:text-stone-950'
   }`;
 
+interface NavItem {
+  to: string;
+  text: string;
+  label?: string;
+  title?: string;
+}
+
 /** The signed-in pages of the main navigation, in the order both layouts show them. */
-const SIGNED_IN_LINKS: readonly { to: string; text: string; label?: string; title?: string }[] = [
+const SIGNED_IN_LINKS: readonly NavItem[] = [
   { to: '/pricing', text: 'Pricing' },
   { to: '/dashboard', text: 'Dashboard' },
   { to: '/gallery', text: 'Gallery' },
@@ -92,11 +99,25 @@ function SignedOutNav() {
 }
 
 /** Every link in a row on wide screens; one Menu button that opens them below the bar on others. */
+/** The ops console's page, in the header of admins only. */
+const ADMIN_LINK: NavItem = {
+  to: '/admin/fleet',
+  text: 'Fleet',
+  title: 'The worker fleet (admins)',
+};
+
+/** The signed-in links, with the fleet page for an admin. */
+function useSignedInLinks() {
+  const { user } = useSession();
+  return user?.is_admin === true ? [...SIGNED_IN_LINKS, ADMIN_LINK] : SIGNED_IN_LINKS;
+}
+
 function SignedInNav() {
+  const links = useSignedInLinks();
   return (
     <>
       <ul className="hidden items-center gap-1 lg:flex">
-        {SIGNED_IN_LINKS.map((link) => (
+        {links.map((link) => (
           <li key={link.to}>
             <NavLink
               to={link.to}
@@ -124,6 +145,7 @@ function CompactMenu() {
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
+  const links = useSignedInLinks();
 
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
@@ -165,7 +187,7 @@ function CompactMenu() {
           id={listId}
           className="absolute inset-x-4 top-full mt-px flex flex-col rounded-b-2xl border border-t-0 border-stone-200 bg-white p-2 shadow-lg sm:right-6 sm:left-auto sm:w-64"
         >
-          {SIGNED_IN_LINKS.map((link) => (
+          {links.map((link) => (
             <li key={link.to}>
               <NavLink
                 to={link.to}
