@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { dispatch, dispatchFailedForGood, type JobHandlers } from './registry.js';
+import { hostname } from 'node:os';
 
 export interface QueueWorkersOptions {
   /** Shared by the workers for ordinary commands; each opens its own blocking connection. */
@@ -40,6 +41,9 @@ export function startQueueWorkers(handlers: JobHandlers, options: QueueWorkersOp
           logger: options.logger.child({ queue, jobId: job.id, jobName: job.name }),
         }),
       {
+        // Names its connections and the jobs it takes, so the ops console's fleet page can say
+        // which worker (host and process) runs which job.
+        name: `${hostname()}:${process.pid}`,
         connection: options.connection,
         prefix: options.prefix,
         concurrency: options.concurrency[queue] ?? 1,
