@@ -261,6 +261,12 @@ describe('an admin', () => {
     expect(page.text).toContain('<title>Studioshot queues</title>');
     expect(page.text).not.toContain(admin.tokens.access_token);
     expect(page.headers['cache-control']).toBe('no-store');
+    // bull-board's page runs under the site's own policy, unrelaxed: its scripts and stylesheet
+    // are its own files, its inline styles are allowed site-wide, and Chromium reports no
+    // violation on it (README, "Ops console").
+    const site = await t.request.get('/health');
+    expect(page.headers['content-security-policy']).toBe(site.headers['content-security-policy']);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self';");
   });
 
   it('opens bull-board, sees a failed job with its error, and retries it', async () => {
@@ -367,6 +373,9 @@ describe('an admin', () => {
           }),
         ],
       });
+      // The API's own job worker (its scheduled queue) is no worker of the fleet.
+      const queues = (res.body.workers as { queues: string[] }[]).flatMap((w) => w.queues);
+      expect(queues).not.toContain(QUEUES.scheduled);
       expect(res.body.gpu_seconds_today).toBe(0);
       expect(res.body.cost_projection).toHaveProperty('projected_monthly_cost');
       expect(res.body.wait_estimate.training).toHaveProperty('estimated_wait_seconds');

@@ -50,11 +50,12 @@ export class ConsoleQueuesRepository {
   /**
    * The worker processes connected now. A worker opens one connection per queue it takes and
    * names it after the queue and its own name (BullMQ's `name` option); one that gives no name is
-   * listed by its connection's address.
+   * listed by its connection's address. The API's own job worker (on the scheduled queue) is no
+   * worker of the fleet.
    */
   async workers(): Promise<ConnectedWorker[]> {
     const byName = new Map<string, Set<string>>();
-    for (const queue of this.queues) {
+    for (const queue of this.queues.filter((q) => q.name !== QUEUES.scheduled)) {
       for (const client of await queue.getWorkers()) {
         const raw = client.rawname ?? '';
         const marker = raw.indexOf(':w:');
