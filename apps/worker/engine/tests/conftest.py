@@ -2,11 +2,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from harness import EngineProcess, StartEngine
 
-from studioshot_engine.studio.training import StudioTrainer
+if TYPE_CHECKING:
+    # Imported where it is used: the flux suite shares this file but not the studio's OpenCV models.
+    from studioshot_engine.studio.training import StudioTrainer
 
 
 @pytest.fixture
@@ -29,4 +32,6 @@ def start_engine(tmp_path: Path) -> Iterator[StartEngine]:
 @pytest.fixture(scope="session")
 def trainer() -> StudioTrainer:
     """One trainer (its detectors loaded once) for every in-process test."""
+    from studioshot_engine.studio.training import StudioTrainer  # noqa: PLC0415
+
     return StudioTrainer()

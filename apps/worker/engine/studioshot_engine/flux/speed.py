@@ -54,11 +54,24 @@ def apply_speed_settings(pipe: FluxPipeline, settings: FluxSettings, runtime: Ru
         pipe.transformer.enable_cache(FirstBlockCacheConfig(threshold=settings.step_cache))
         job.log("info", f"first-block step cache on (threshold {settings.step_cache})")
     if compile_enabled(settings, runtime):
-        settings.compile_cache_dir.mkdir(parents=True, exist_ok=True)
-        # Compiled lazily, on the first call; later processes find the kernels in the cache. Dynamic
-        # shapes: one warm session sees several sizes and image counts, and a graph per shape would
-        # soon pass dynamo's recompile limit (a hard failure with fullgraph). The adapter on or off
-        # is a second graph; the limit leaves room for both at a few sizes.
-        torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, RECOMPILE_LIMIT)
-        pipe.transformer.compile_repeated_blocks(fullgraph=True, dynamic=settings.compile_shapes == "dynamic")
+        compile_blocks(pipe, settings)
         job.log("info", f"transformer blocks compiled (cache {settings.compile_cache_dir})")
+
+
+def compile_blocks(pipe: FluxPipeline, settings: FluxSettings, backend: str = "inductor") -> None:
+    """Compiles the transformer's repeated blocks, lazily: the first call traces and compiles them.
+
+    `backend` is Inductor in the product. The tests pass dynamo's "eager" backend on a CPU: the
+    blocks are then traced whole (fullgraph: a graph break fails) with the same guards and shapes,
+    and only Inductor's kernel generation, which needs the GPU, is left out."""
+    import torch  # noqa: PLC0415
+
+    settings.compile_cache_dir.mkdir(parents=True, exist_ok=True)
+    # Compiled lazily, on the first call; later processes find the kernels in the cache. Dynamic
+    # shapes: one warm session sees several sizes and image counts, and a graph per shape would
+    # soon pass dynamo's recompile limit (a hard failure with fullgraph). The adapter on or off
+    # is a second graph; the limit leaves room for both at a few sizes.
+    torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, RECOMPILE_LIMIT)
+    pipe.transformer.compile_repeated_blocks(
+        fullgraph=True, dynamic=settings.compile_shapes == "dynamic", backend=backend
+    )

@@ -223,7 +223,8 @@ def test_fp8_merges_each_users_lora_into_the_quantized_layers_without_drift(
     tensors = load_file(str(loras["astronaut"]))
     for name, module in quantized.items():
         down, up = tensors[f"transformer.{name}.lora_A.weight"], tensors[f"transformer.{name}.lora_B.weight"]
-        expected = module.master.float() + scale * (up.float() @ down.float())
+        # The LoRA file is read onto the CPU; the layers are on the runtime's device.
+        expected = module.master.float() + scale * (up.float() @ down.float()).to(module.master.device)
         error = (dequantized(module) - expected).norm() / expected.norm()
         assert error < 0.05, f"{name}: {error:.3f}"
     # The LoRA moved the weights: the merge is not a no-op.
@@ -239,10 +240,93 @@ def test_fp8_merges_each_users_lora_into_the_quantized_layers_without_drift(
 def test_fp8_on_a_machine_without_fp8_tensor_cores_says_so_and_generates_in_full_precision(
     flux_weights: Path, loras: dict[str, Path], tmp_path: Path
 ) -> None:
+    # The CPU is such a machine on every host, a GPU one included.
     job = Recorder()
-    generator = make_generator(flux_weights, ENGINE_FLUX_FP8="on")
+    generator = make_generator(flux_weights, ENGINE_FLUX_FP8="on", ENGINE_FLUX_DEVICE="cpu")
     plain = Recorder()
-    make_generator(flux_weights).generate(plain, request(tmp_path / "plain", loras["astronaut"], count=1))
+    make_generator(flux_weights, ENGINE_FLUX_DEVICE="cpu").generate(
+        plain, request(tmp_path / "plain", loras["astronaut"], count=1)
+    )
     generator.generate(job, request(tmp_path / "fp8", loras["astronaut"], count=1))
     assert any("needs a GPU with fp8 tensor cores" in message for _, message in job.logs)
     assert images_of(job) == images_of(plain)
+
+
+# --- Compilation and the GPU's own paths ---------------------------------------------------------
+# The engines every other test starts never compile (ENGINE_FLUX_COMPILE=off in the fast settings):
+# compiling takes minutes on a GPU. Compilation is tested here, on its own.
+
+
+def test_compilation_is_on_by_default_on_a_gpu_only() -> None:
+    import torch
+
+    from studioshot_engine.flux.settings import load_settings
+    from studioshot_engine.flux.speed import compile_enabled
+    from studioshot_engine.flux.weights import Runtime
+
+    gpu = Runtime(device=torch.device("cuda"), dtype=torch.bfloat16)
+    cpu = Runtime(device=torch.device("cpu"), dtype=torch.float32)
+    switch = {value: load_settings({"ENGINE_FLUX_COMPILE": value}) for value in ("auto", "on", "off")}
+    assert [compile_enabled(switch[value], gpu) for value in ("auto", "on", "off")] == [True, True, False]
+    assert [compile_enabled(switch[value], cpu) for value in ("auto", "on", "off")] == [False, True, False]
+
+
+def test_compiled_blocks_trace_whole_and_generate_the_images_uncompiled_ones_do(
+    flux_weights: Path, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    """What compiling does before Inductor, on any machine: dynamo traces each repeated block
+    whole (a graph break fails, as with Inductor in production), with the LoRA slot in place and
+    swapped between users. Dynamo's "eager" backend then runs the traced graphs as they are."""
+    from studioshot_engine.flux.speed import compile_blocks
+
+    plain = make_generator(flux_weights)
+    compiled = make_generator(flux_weights, ENGINE_FLUX_COMPILE_CACHE_DIR=str(tmp_path / "cache"))
+    # As in production: compiled once loaded, before the first LoRA takes the slot.
+    compile_blocks(compiled._pipeline(Recorder()), compiled.settings, backend="eager")
+    for user, model in (("astronaut", loras["astronaut"]), ("other", loras["other"]), ("base", None)):
+        expected, got = Recorder(), Recorder()
+        plain.generate(expected, request(tmp_path / f"plain-{user}", model, count=2, size=128))
+        compiled.generate(got, request(tmp_path / f"compiled-{user}", model, count=2, size=128))
+        for want, have in zip(images_of(expected), images_of(got), strict=True):
+            assert np.abs(pixels(want) - pixels(have)).max() <= 1, user
+
+
+@pytest.mark.cuda
+@pytest.mark.compile
+def test_on_a_gpu_the_compiled_engine_generates_what_the_uncompiled_one_does(
+    flux_weights: Path, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    """The product's compilation (Inductor, dynamic shapes), across LoRA swaps and two sizes."""
+    plain = make_generator(flux_weights)
+    compiled = make_generator(
+        flux_weights, ENGINE_FLUX_COMPILE="on", ENGINE_FLUX_COMPILE_CACHE_DIR=str(tmp_path / "cache")
+    )
+    for user, model, size in (("astronaut", loras["astronaut"], 128), ("other", loras["other"], 256), ("base", None, 128)):
+        expected, got = Recorder(), Recorder()
+        plain.generate(expected, request(tmp_path / f"plain-{user}", model, count=2, size=size))
+        compiled.generate(got, request(tmp_path / f"compiled-{user}", model, count=2, size=size))
+        if user == "astronaut":
+            assert any("transformer blocks compiled" in message for _, message in got.logs)
+        for want, have in zip(images_of(expected), images_of(got), strict=True):
+            # Inductor's fused kernels round differently from eager bf16: close, not equal.
+            assert np.abs(pixels(want) - pixels(have)).mean() < 4, user
+
+
+@pytest.mark.cuda
+def test_on_a_gpu_with_fp8_tensor_cores_fp8_generates_close_to_bf16(
+    flux_weights: Path, loras: dict[str, Path], tmp_path: Path
+) -> None:
+    import torch
+
+    from studioshot_engine.flux.fp8 import fp8_supported
+
+    if not fp8_supported(torch.device("cuda")):
+        pytest.skip(f"needs fp8 tensor cores: {torch.cuda.get_device_name()} has none")
+    plain, job = Recorder(), Recorder()
+    make_generator(flux_weights).generate(plain, request(tmp_path / "plain", loras["astronaut"], count=1))
+    make_generator(flux_weights, ENGINE_FLUX_FP8="on").generate(
+        job, request(tmp_path / "fp8", loras["astronaut"], count=1)
+    )
+    assert any(message.startswith("fp8 on:") for _, message in job.logs)
+    difference = np.abs(pixels(images_of(job)[0]) - pixels(images_of(plain)[0])).mean()
+    assert 0 < difference < 12, difference
