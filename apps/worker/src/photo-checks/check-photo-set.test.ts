@@ -243,6 +243,31 @@ describe('checkPhotoSet: same person across the set', () => {
     expect(checkOf(verdicts[0], 'same_person').ok).toBe(true);
   });
 
+  it('does not let photos too small or blurry to train on outvote the good ones', () => {
+    // Alice's 6 good photos and 8 of her photos with a face too small to describe well: their
+    // descriptors scatter far from hers and from each other.
+    const scatter = random(7);
+    const good = Array.from({ length: 6 }, () => analysis({ descriptor: alice() }));
+    const weak = Array.from({ length: 8 }, () =>
+      analysis({
+        faces: [face(60)],
+        descriptor: alice().map((x) => x + (scatter() - 0.5) * 0.2),
+      }),
+    );
+    expect(euclideanDistance(weak[0]!.descriptor!, good[0]!.descriptor!)).toBeGreaterThan(
+      SAME_PERSON_MAX_DISTANCE,
+    );
+    const verdicts = checkPhotoSet([...good, ...weak]);
+    // The good photos are judged against each other only: each matches the 5 others.
+    expect(verdicts.slice(0, 6).map((v) => checkOf(v, 'same_person'))).toEqual(
+      Array(6).fill({ id: 'same_person', ok: true, message: 'Matches your other photos' }),
+    );
+    expect(verdicts.slice(0, 6).every((v) => v.usable)).toBe(true);
+    // The weak ones are judged against the good ones, and are unusable for their size anyway.
+    expect(checkOf(verdicts[6], 'same_person').message).toBe('Matches 0 of your 6 other photos');
+    expect(verdicts[6]?.usable).toBe(false);
+  });
+
   it('flags everyone in a set split evenly between two people', () => {
     const set = [alice(), alice(), bob(), bob()].map((descriptor) => analysis({ descriptor }));
     expect(checkPhotoSet(set).map((v) => checkOf(v, 'same_person').ok)).toEqual([

@@ -106,9 +106,14 @@ function singlePhotoChecks(a: PhotoAnalysis): PhotoCheck[] {
  * is the right answer: we cannot tell whose model it is.
  */
 function samePersonChecks(analyses: readonly PhotoAnalysis[], maxDistance: number): PhotoCheck[] {
-  // The references: photos with exactly one person, whose descriptor is surely that person's.
+  // The references: photos with exactly one person, whose descriptor is surely that person's, and
+  // a trustworthy one: a face too small or too blurry to train on is also too small or blurry to
+  // describe well, and a few such photos in a set would outvote the good ones (each good photo
+  // then "matches" too few of the others). Such photos are still judged against the references.
   const references = analyses.flatMap((a, index) =>
-    a.descriptor && significantFaces(a.faces).length === 1
+    a.descriptor &&
+    significantFaces(a.faces).length === 1 &&
+    singlePhotoChecks(a).every((c) => c.id === 'resolution' || c.ok !== false)
       ? [{ index, descriptor: a.descriptor }]
       : [],
   );
