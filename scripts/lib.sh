@@ -355,6 +355,13 @@ ensure_k8s_validation() {
   export K8S_VALIDATE_PYTHON="$venv/bin/python"
 }
 
+# nginx, for the API test that runs the shipped infra/nginx.conf (apps/api/test/metrics-private):
+# Debian's, the same 1.22 as docker-compose.yml's image. Only the binary is used; no service runs.
+ensure_nginx() {
+  [ -x "${NGINX_PATH:-/usr/sbin/nginx}" ] && return
+  apt_install nginx || die "nginx is needed for the API's tests. Install it (Debian: sudo apt-get install nginx) or set NGINX_PATH."
+}
+
 # stripe-mock, Stripe's own stand-in for its API (a Go program), for the Stripe-mode tests
 # (`npm test` only): built with `go install` from the Go module proxy into .local/stripe-mock,
 # pinned, and rebuilt only when the pin changes. Listens on 127.0.0.1 (STUDIOSHOT_STRIPE_MOCK_PORT,

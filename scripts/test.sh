@@ -13,6 +13,8 @@ ensure_s3_test_server
 ensure_flux_engine
 # The API's fuzz test (apps/api/test/fuzz.test.ts) runs schemathesis from its own virtualenv.
 ensure_schemathesis
+# The API's metrics test runs the shipped nginx configuration.
+ensure_nginx
 # The Stripe-mode tests drive the stripe SDK against stripe-mock (apps/api/test/stripe-*.test.ts).
 ensure_stripe_mock
 cd "$ROOT"

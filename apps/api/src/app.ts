@@ -15,6 +15,7 @@ import { errorHandler, notFound } from './middleware/errors.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { refuseNulCharacters } from './middleware/text.js';
+import { requestMetrics } from './middleware/request-metrics.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -35,13 +36,18 @@ import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 import { socialProof } from './env.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
-/** Paths the server answers itself; everything else under GET is the web app. */
-const SERVER_PATHS = /^\/(api|health|ws|models|inference|generation|images)(\/|$)/;
+/**
+ * Paths the server answers itself; everything else under GET is the web app. The metrics port's
+ * paths are listed so the public port answers them 404, never the web app's page.
+ */
+const SERVER_PATHS =
+  /^\/(api|health|ws|models|inference|generation|images|metrics|queue-load)(\/|$)/;
 
 export function createApp(c: Container): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', c.env.TRUST_PROXY);
+  if (c.env.HTTP_METRICS) app.use(requestMetrics(c.metrics.httpDuration));
 
   app.use(
     pinoHttp({

@@ -7,8 +7,9 @@ import { bullPrefixOf } from './areas/connections.js';
 import { createPrivacyArea, PRIVACY_JOB_POLICIES, type PrivacyArea } from './areas/privacy.js';
 import { createWorkArea, type WorkArea } from './areas/work.js';
 import { productionWarnings, type Env } from './env.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '@studioshot/observability';
 import { createMoneyArea, type MoneyArea } from './money/area.js';
+import { FleetMetrics } from './services/fleet-metrics.js';
 import { CreditLedgerRepository } from './repositories/credit-ledger.repository.js';
 import { GenerationsRepository } from './repositories/generations.repository.js';
 import { ScheduledJobs } from './scheduling/scheduled-jobs.js';
@@ -26,6 +27,8 @@ export interface Container extends AccountsArea, MoneyArea, WorkArea, PrivacyAre
   redis: Redis;
   storage: Storage;
   health: HealthService;
+  /** What /metrics and /queue-load on the private port say (services/fleet-metrics.ts). */
+  metrics: FleetMetrics;
   /**
    * The API's one job facility on BullMQ (scheduling/scheduled-jobs.ts): jobs are added here in
    * every process; `start()` starts its worker, main.ts registers the timed work.
@@ -113,6 +116,7 @@ export function createContainer(env: Env, logger: Logger): WiredContainer {
     redis,
     storage,
     scheduled,
+    metrics: new FleetMetrics(jobQueue, ledger),
     health: new HealthService(
       db,
       redis,

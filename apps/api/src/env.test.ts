@@ -214,6 +214,7 @@ describe('production refuses development conveniences', () => {
     'FORGOT_MAX_PER_IP above 20': { FORGOT_MAX_PER_IP: '1000' },
     'RESET_MAX_PER_IP above 20': { RESET_MAX_PER_IP: '1000' },
     'REGISTER_MAX_PER_IP above 20': { REGISTER_MAX_PER_IP: '1000' },
+    'HTTP_METRICS=false': { HTTP_METRICS: 'false' },
   };
 
   it('starts with every convenience off, and says nothing', () => {
@@ -233,6 +234,18 @@ describe('production refuses development conveniences', () => {
       expect(() => loadEnv({ ...production, ...on, NODE_ENV: 'development' })).not.toThrow();
     },
   );
+
+  it('metrics: on a private port apart from the public one, timing requests by default', () => {
+    const env = loadEnv(production);
+    expect(env.METRICS_PORT).toBe(9464);
+    expect(env.HTTP_METRICS).toBe(true);
+    // Outside production any free port, so side-by-side processes never collide.
+    expect(loadEnv(valid).METRICS_PORT).toBe(0);
+    expect(loadEnv({ ...production, METRICS_PORT: '9100' }).METRICS_PORT).toBe(9100);
+    expect(() => loadEnv({ ...production, PORT: '9464' })).toThrow(/METRICS_PORT: must differ/);
+    expect(() => loadEnv({ ...valid, METRICS_PORT: 'none' })).toThrow(/METRICS_PORT/);
+    expect(loadEnv({ ...valid, HTTP_METRICS: 'false' }).HTTP_METRICS).toBe(false);
+  });
 
   it('the default mail and payment settings are refused in production (as docker-compose once shipped)', () => {
     expect(() => loadEnv({ ...valid, NODE_ENV: 'production' })).toThrow(

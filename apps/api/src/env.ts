@@ -93,6 +93,18 @@ export const ZEnvSchema = z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
     /**
+     * The private metrics listener (GET /metrics, GET /queue-load): a second port, on every
+     * interface so the cluster's scrapers reach it, which the deployment never publishes. Default
+     * 9464 in production; elsewhere 0, a free port (logged), so the processes tests and benches
+     * start side by side never collide.
+     */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /**
+     * Times every request by route for /metrics. Off only to measure what the timing costs (the
+     * metrics bench); production refuses it off.
+     */
+    HTTP_METRICS: bool.default(true),
+    /**
      * Which proxies in front of the API may name the client in X-Forwarded-For (Express's
      * `trust proxy`): `false` (the default: none, the socket's address is the client), a number of
      * hops, or a comma-separated list of the proxies' addresses or subnets (the exact way: a
@@ -298,6 +310,15 @@ export const ZEnvSchema = z
         message:
           'names the source of SOCIAL_PROOF_RATING or SOCIAL_PROOF_RATING_COUNT, and neither is set',
       });
+    const metricsPort = env.METRICS_PORT ?? defaultMetricsPort(env.NODE_ENV);
+    if (metricsPort !== 0 && metricsPort === env.PORT) {
+      // The private port must never be the public one.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: `must differ from PORT (${env.PORT}): metrics are never served publicly`,
+      });
+    }
     if (env.MAIL_TRANSPORT === 'smtp' && !env.SMTP_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -363,6 +384,12 @@ export function socialProof(env: Env): SocialProof {
   };
 }
 
+/** The metrics port production listens on unless told otherwise (outside production: any free one). */
+export const PRODUCTION_METRICS_PORT = 9464;
+function defaultMetricsPort(nodeEnv: string): number {
+  return nodeEnv === 'production' ? PRODUCTION_METRICS_PORT : 0;
+}
+
 export class EnvError extends Error {
   override name = 'EnvError';
 }
@@ -373,6 +400,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
   const result = ZEnvSchema.safeParse(cleaned);
   if (result.success) {
+    result.data.METRICS_PORT ??= defaultMetricsPort(result.data.NODE_ENV);
     result.data.TEST_CLOCK ??= result.data.NODE_ENV !== 'production';
     result.data.CONFIRM_PAYS_WITH_TEST_CARD ??= result.data.NODE_ENV !== 'production';
     // Production never runs with a development convenience it has not been told to allow.

@@ -1,8 +1,8 @@
 import { createContainer } from './container.js';
 import { EnvError, loadEnv, productionWarnings, type Env } from './env.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '@studioshot/observability';
 import { registerScheduledWork } from './scheduling/scheduled-work.js';
-import { createHttpServer } from './server.js';
+import { createHttpServer, startApiMetricsServer } from './server.js';
 import { RequestsInFlight, shutDownGracefully, shutdownDeadlineMs } from './shutdown.js';
 
 let env: Env;
@@ -16,7 +16,7 @@ try {
   throw error;
 }
 
-const logger = createLogger(env.LOG_LEVEL);
+const logger = createLogger({ service: 'api', level: env.LOG_LEVEL });
 // A production deployment explicitly keeping a development convenience on says so, loudly.
 for (const warning of productionWarnings(env))
   logger.warn({ warning }, 'development convenience on in production');
@@ -33,6 +33,9 @@ server.listen(env.PORT, () => {
   logger.info({ port, version: env.APP_VERSION }, 'api listening');
   console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
 });
+
+const metricsServer = await startApiMetricsServer(container);
+logger.info({ port: metricsServer.port }, 'metrics listening');
 
 // Timed work (subscription renewals and lapses, the task and refund sweeps, the retention purge,
 // exports) runs on the job facility whose worker the container started: every replica registers
@@ -55,7 +58,11 @@ async function shutdown(signal: string) {
     health: container.health,
     requests,
     readinessDelayMs: env.SHUTDOWN_READINESS_DELAY_MS,
-    closeContainer: () => container.close(),
+    // The metrics port answers while the requests drain; it closes before what it reads.
+    closeContainer: async () => {
+      await metricsServer.close();
+      await container.close();
+    },
     logger,
   });
   clearTimeout(deadline);

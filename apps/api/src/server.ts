@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { startMetricsServer, type MetricsServer } from '@studioshot/observability';
 import { createApp } from './app.js';
 import type { Container } from './container.js';
 import { webOrigins } from './env.js';
@@ -22,4 +23,20 @@ export function createHttpServer(
   });
   feed.attach(server);
   return { server, feed };
+}
+
+/**
+ * The private metrics listener on METRICS_PORT: Prometheus text at /metrics and KEDA's
+ * metrics-api answer at /queue-load?queues=a,b ({"total": n, "queues": {...}}).
+ */
+export function startApiMetricsServer(
+  c: Container,
+  port = c.env.METRICS_PORT ?? 0,
+): Promise<MetricsServer> {
+  return startMetricsServer({
+    port,
+    registry: c.metrics.registry,
+    routes: { '/queue-load': (query) => c.metrics.queueLoad(query.get('queues')) },
+    onError: (error) => c.logger.error({ err: error }, 'metrics could not be read'),
+  });
 }

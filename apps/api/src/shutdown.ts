@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from './logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { HealthService } from './services/health.service.js';
 import type { TaskFeed } from './ws/task-feed.js';
 

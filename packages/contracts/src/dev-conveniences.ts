@@ -65,6 +65,12 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     allowedBy: ALLOW_TEST_PAYMENTS_SETTING,
   },
   {
+    setting: 'HTTP_METRICS=false',
+    why: 'stops timing requests for /metrics, which only the metrics bench needs; leave HTTP_METRICS unset',
+    apps: ['api'],
+    isOn: (s) => s.HTTP_METRICS === false || s.HTTP_METRICS === 'false' || s.HTTP_METRICS === '0',
+  },
+  {
     setting: 'DEBUG_PROMPTS=true',
     why: "shows every user the debug prompt panel and takes anyone's custom prompt (a premium annual feature); unset it and set is_debug on the accounts that need it",
     apps: ['api'],

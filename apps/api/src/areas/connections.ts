@@ -2,7 +2,7 @@ import type { Db } from '@studioshot/db';
 import type { Storage } from '@studioshot/storage';
 import type { Redis } from 'ioredis';
 import type { Env } from '../env.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
 
 /** What the container opens once and every area is wired on. */

@@ -1,7 +1,7 @@
 import { SCHEDULED_JOBS } from '@studioshot/contracts';
 import type { Connections } from '../areas/connections.js';
 import type { Env } from '../env.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
 import type { GenerationsRepository } from '../repositories/generations.repository.js';
 import type { TaskEventsRepository } from '../repositories/task-events.repository.js';

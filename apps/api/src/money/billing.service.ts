@@ -16,7 +16,7 @@ import {
   type PlanType,
 } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { BillingRepository, BillingRow } from './billing.repository.js';
 import type { PaymentProvider } from './payment-providers/provider.js';
 import type { PaymentsRepository } from './payments.repository.js';

@@ -23,7 +23,7 @@ import {
 } from '@studioshot/pricing';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { GenerationsRepository } from '../repositories/generations.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { PaymentProvider, ProviderIntent } from './payment-providers/provider.js';

@@ -15,7 +15,7 @@ import {
 } from '@studioshot/pricing';
 import type Stripe from 'stripe';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { PaymentProvider, ProviderIntent } from './payment-providers/provider.js';

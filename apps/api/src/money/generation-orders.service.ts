@@ -1,6 +1,6 @@
 import { MESSAGES } from '@studioshot/contracts';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import { unpaidIntentRefusal, type FulfilmentService } from './fulfilment.service.js';
 import type { PaymentProvider } from './payment-providers/provider.js';
 import type { Payment, PaymentsRepository } from './payments.repository.js';

@@ -1,7 +1,7 @@
 import { MESSAGES, type RefundReasonId, type RefundResponse } from '@studioshot/contracts';
 import { trainingPackById } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
 import { REFUND_LEDGER_REASON, type BillingRepository } from './billing.repository.js';
 import { entryOf, refundableUntil } from './billing.service.js';

@@ -41,7 +41,7 @@ import {
 } from '@studioshot/pricing';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { CreditLedgerRepository } from '../repositories/credit-ledger.repository.js';
 import type { PaymentProvider } from './payment-providers/provider.js';
 import type {

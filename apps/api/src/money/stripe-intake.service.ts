@@ -1,7 +1,7 @@
 import { MESSAGES } from '@studioshot/contracts';
 import type Stripe from 'stripe';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { FulfilmentService } from './fulfilment.service.js';
 import type { StripeBillingRepository } from './stripe-billing.repository.js';
 import { EventNotReady, type SubscriptionSyncService } from './subscription-sync.service.js';

@@ -59,7 +59,10 @@ export class JobQueueRepository {
 
   /** The queue of a task type on an engine kind. */
   private taskQueue(type: TaskType, kind: EngineKind): Queue {
-    const name = taskQueueName(type, kind);
+    return this.taskQueueNamed(taskQueueName(type, kind));
+  }
+
+  private taskQueueNamed(name: string): Queue {
     let queue = this.taskQueues.get(name);
     if (!queue) {
       queue = new Queue(name, {
@@ -221,6 +224,35 @@ export class JobQueueRepository {
     return null;
   }
 
+  /** Every queue a worker consumes: the photo checks and each task type's queue per engine kind. */
+  workerQueueNames(): string[] {
+    return [
+      QUEUES.photoChecks,
+      ...TASK_TYPES.flatMap((type) => ENGINE_KINDS.map((kind) => taskQueueName(type, kind))),
+    ];
+  }
+
+  private workerQueue(name: string): Queue {
+    if (name === QUEUES.photoChecks) return this.photoChecks;
+    if (!this.workerQueueNames().includes(name)) throw new Error(`no worker queue named ${name}`);
+    return this.taskQueueNamed(name);
+  }
+
+  /**
+   * The work a queue holds for workers: jobs waiting (BullMQ's wait list and its prioritized set,
+   * which a list length alone misses) plus jobs running. Delayed retries are not counted until
+   * they are due.
+   */
+  async queueLoad(name: string): Promise<number> {
+    const counts = await this.workerQueue(name).getJobCounts('wait', 'prioritized', 'active');
+    return (counts.wait ?? 0) + (counts.prioritized ?? 0) + (counts.active ?? 0);
+  }
+
+  /** Workers connected to a queue (BullMQ names their Redis connections). */
+  workersOn(name: string): Promise<number> {
+    return this.workerQueue(name).getWorkersCount();
+  }
+
   async counts(type: TaskType, kind: EngineKind): Promise<QueueCounts> {
     const queue = this.taskQueue(type, kind);
     const [counts, workers] = await Promise.all([
@@ -253,8 +285,16 @@ export class JobQueueRepository {
    * waits. Within one priority jobs wait in arrival order, so the oldest is the first of some
    * priority level (or the tail of the plain wait list): at most four jobs are looked at.
    */
-  async oldestWaitingSeconds(type: TaskType, kind: EngineKind): Promise<number | null> {
-    const queue = this.taskQueue(type, kind);
+  oldestWaitingSeconds(type: TaskType, kind: EngineKind): Promise<number | null> {
+    return this.oldestWaitingIn(this.taskQueue(type, kind));
+  }
+
+  /** The same for any worker queue by name (the photo checks' jobs have no priority). */
+  oldestWaitingSecondsOn(name: string): Promise<number | null> {
+    return this.oldestWaitingIn(this.workerQueue(name));
+  }
+
+  private async oldestWaitingIn(queue: Queue): Promise<number | null> {
     const pipeline = this.connection.pipeline().lindex(queue.toKey('wait'), -1);
     for (const level of TASK_PRIORITIES.map((p) => BULL_PRIORITY[p])) {
       // BullMQ scores a prioritized job priority * 2^32 + its arrival counter.

@@ -1,6 +1,6 @@
 import type { Db } from '@studioshot/db';
 import nodemailer from 'nodemailer';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 
 export interface Email {
   to: string;

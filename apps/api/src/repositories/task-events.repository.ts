@@ -9,7 +9,7 @@ import {
 import { QueueEvents, QueueEventsProducer, type QueueEventsListener } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 
 /**
  * A task (any type) changed. `userId` and `taskType` are the publisher's hints: they only save

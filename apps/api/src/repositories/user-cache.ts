@@ -1,6 +1,6 @@
 import type { User } from '@studioshot/db';
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 
 const TTL_MS = 30_000;
 const RECONNECT_MS = 1_000;

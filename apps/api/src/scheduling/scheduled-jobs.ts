@@ -2,7 +2,7 @@ import { QUEUES, SCHEDULED_JOB_PAYLOADS } from '@studioshot/contracts';
 import { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 
 /**
  * The API's one job facility, on BullMQ: a `scheduled` queue, and one worker per API process that

@@ -1,6 +1,6 @@
 import { registerPrivacyJobs, type PrivacyArea } from '../areas/privacy.js';
 import { registerWorkJobs, type WorkArea } from '../areas/work.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import { registerMoneyJobs, type MoneyArea } from '../money/area.js';
 import type { ScheduledJobs } from './scheduled-jobs.js';
 

@@ -1,7 +1,7 @@
 import { SCHEDULED_JOBS, MESSAGES, type AccountDeletion } from '@studioshot/contracts';
 import { userPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { Caller } from './caller.js';
 import { NotYet } from '../scheduling/scheduled-jobs.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';

@@ -8,7 +8,7 @@ import { exportKey, userPrefix, type Storage } from '@studioshot/storage';
 import { PassThrough, type Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type {
   AccountData,
   DataExportRow,

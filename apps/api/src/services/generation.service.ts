@@ -30,7 +30,7 @@ import {
 } from '@studioshot/templates';
 import { createHash, randomInt } from 'node:crypto';
 import { AppError, TRAINING_RETRY_AFTER_S } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type {
   GeneratedImageRow,
   GenerationModel,

@@ -1,5 +1,5 @@
 import { userPrefix, type Storage } from '@studioshot/storage';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { DataExportsRepository } from '../repositories/data-exports.repository.js';
 import type { RetentionRepository } from '../repositories/retention.repository.js';
 

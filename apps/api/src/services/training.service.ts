@@ -12,7 +12,7 @@ import {
 } from '@studioshot/contracts';
 import { queuePriority } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type { TasksRepository } from '../repositories/tasks.repository.js';
 import type {

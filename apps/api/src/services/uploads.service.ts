@@ -9,7 +9,7 @@ import {
 } from '@studioshot/contracts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { JobQueueRepository } from '../repositories/job-queue.repository.js';
 import type {
   Model,

@@ -8,7 +8,7 @@ import {
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type { Logger } from '../logger.js';
+import type { Logger } from '@studioshot/observability';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { TaskChange, TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { QueueService } from '../services/queue.service.js';

@@ -19,6 +19,7 @@ import * as generationOrderRefundDue from './20261127180000-generation-order-ref
 import * as refundRequests from './20261127220000-refund-requests.js';
 import * as generationRequestFingerprint from './20261127230000-generation-request-fingerprint.js';
 import * as adminRole from './20261128010000-admin-role.js';
+import * as unfinishedTasksIndex from './20261128020000-unfinished-tasks-index.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '20261127220000-refund-requests': refundRequests,
   '20261127230000-generation-request-fingerprint': generationRequestFingerprint,
   '20261128010000-admin-role': adminRole,
+  '20261128020000-unfinished-tasks-index': unfinishedTasksIndex,
 };
