@@ -362,6 +362,17 @@ ensure_nginx() {
   apt_install nginx || die "nginx is needed for the API's tests. Install it (Debian: sudo apt-get install nginx) or set NGINX_PATH."
 }
 
+# promtool, Prometheus's rule checker, for the alerts' test (apps/api/test/alerts.test.ts): Debian's
+# prometheus package carries it (no Prometheus server is started). Exports PROMTOOL.
+ensure_promtool() {
+  if [ -z "${PROMTOOL:-}" ]; then
+    command -v promtool >/dev/null || apt_install prometheus ||
+      die "promtool is needed for the alerts' test. Install it (Debian: sudo apt-get install prometheus) or set PROMTOOL."
+    PROMTOOL="$(command -v promtool)"
+  fi
+  export PROMTOOL
+}
+
 # stripe-mock, Stripe's own stand-in for its API (a Go program), for the Stripe-mode tests
 # (`npm test` only): built with `go install` from the Go module proxy into .local/stripe-mock,
 # pinned, and rebuilt only when the pin changes. Listens on 127.0.0.1 (STUDIOSHOT_STRIPE_MOCK_PORT,

@@ -13,8 +13,9 @@ ensure_s3_test_server
 ensure_flux_engine
 # The API's fuzz test (apps/api/test/fuzz.test.ts) runs schemathesis from its own virtualenv.
 ensure_schemathesis
-# The API's metrics test runs the shipped nginx configuration.
+# The API's metrics test runs the shipped nginx configuration; its alerts test, promtool.
 ensure_nginx
+ensure_promtool
 # The Stripe-mode tests drive the stripe SDK against stripe-mock (apps/api/test/stripe-*.test.ts).
 ensure_stripe_mock
 cd "$ROOT"
