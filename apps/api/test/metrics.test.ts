@@ -51,7 +51,11 @@ describe('queue load', () => {
     const generation = queue('generation.flux');
     // Two prioritized (as the API adds tasks), one plain, one delayed retry (not counted yet).
     await training.add('model.train', { task_id: randomUUID() }, { priority: BULL_PRIORITY.high });
-    await training.add('model.train', { task_id: randomUUID() }, { priority: BULL_PRIORITY.normal });
+    await training.add(
+      'model.train',
+      { task_id: randomUUID() },
+      { priority: BULL_PRIORITY.normal },
+    );
     await training.add('model.train', { task_id: randomUUID() });
     await training.add('model.train', { task_id: randomUUID() }, { delay: 600_000 });
     await generation.add('generation.run', { task_id: randomUUID() }, { priority: 1 });

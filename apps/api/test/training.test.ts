@@ -100,7 +100,8 @@ describe('POST /api/v1/training/start', () => {
 
     const queued = await queue.getJob(job.id);
     expect(queued?.name).toBe('model.train');
-    expect(queued?.data).toEqual({ task_id: job.id });
+    // The start request's id travels with the job, into the worker's and the engine's lines.
+    expect(queued?.data).toEqual({ task_id: job.id, request_id: res.headers['x-request-id'] });
     expect(queued?.opts).toMatchObject({
       priority: BULL_PRIORITY.normal,
       attempts: 3,

@@ -218,12 +218,18 @@ describe('uploading a photo', () => {
   it('queues a photo check job for the worker', async () => {
     const user = await trainingUser();
     const session = await newSession(user.tokens.access_token);
-    const dto = (await upload(user.tokens.access_token, session, await photo())).body;
+    const uploaded = await upload(user.tokens.access_token, session, await photo());
+    const dto = uploaded.body;
     // The workers' queues, read as the deployment keeps them.
     const jobs = jobQueueOf(t.c.env, t.c.redis, bullPrefixOf(t.c.env));
     try {
       const job = await jobs.photoCheckJob(dto.id);
-      expect(job?.data).toEqual({ photo_id: dto.id, session_id: session });
+      // With the upload's request id, which the worker's lines for the check carry.
+      expect(job?.data).toEqual({
+        photo_id: dto.id,
+        session_id: session,
+        request_id: uploaded.headers['x-request-id'],
+      });
     } finally {
       await jobs.close();
     }

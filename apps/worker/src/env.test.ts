@@ -56,4 +56,11 @@ describe('loadWorkerEnv', () => {
         .ENGINE_PYTHON,
     ).toBe('/opt/flux/bin/python');
   });
+
+  it('serves metrics on a private port: 9465 in production, any free one elsewhere', () => {
+    expect(loadWorkerEnv({ ...required, NODE_ENV: 'production' }).METRICS_PORT).toBe(9465);
+    expect(loadWorkerEnv(required).METRICS_PORT).toBe(0);
+    expect(loadWorkerEnv({ ...required, METRICS_PORT: '9100' }).METRICS_PORT).toBe(9100);
+    expect(() => loadWorkerEnv({ ...required, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
 });

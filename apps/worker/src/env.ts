@@ -27,6 +27,12 @@ const ZWorkerEnvFields = z.object({
   PHOTO_CHECK_CONCURRENCY: z.coerce.number().int().positive().default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
+   * The private metrics listener (GET /metrics), which the deployment never publishes. Default
+   * 9465 in production; elsewhere 0, a free port (logged), so workers started side by side by
+   * tests never collide.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
    * The engine's virtualenv interpreter; `npm start` creates it. Default: the studio engine's
    * (engine/.venv), or the flux engine's own (engine/.venv-flux) for ENGINE_KIND=flux.
    */
@@ -84,6 +90,9 @@ const ZWorkerEnvFields = z.object({
   POD_NAMESPACE: z.string().optional(),
 });
 
+/** The metrics port a production worker listens on unless told otherwise. */
+export const PRODUCTION_WORKER_METRICS_PORT = 9465;
+
 export const ZWorkerEnvSchema = ZWorkerEnvFields.superRefine((env, ctx) => {
   if (env.POD_DELETION_COST === 'on' && (!env.POD_NAME || !env.POD_NAMESPACE))
     ctx.addIssue({
@@ -93,6 +102,8 @@ export const ZWorkerEnvSchema = ZWorkerEnvFields.superRefine((env, ctx) => {
     });
 }).transform((env) => ({
   ...env,
+  METRICS_PORT:
+    env.METRICS_PORT ?? (env.NODE_ENV === 'production' ? PRODUCTION_WORKER_METRICS_PORT : 0),
   ENGINE_PYTHON:
     env.ENGINE_PYTHON ??
     path.resolve(

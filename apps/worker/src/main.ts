@@ -1,8 +1,9 @@
 import { createDb } from '@studioshot/db';
 import { createStorage } from '@studioshot/storage';
-import { pino } from 'pino';
+import { createLogger, startMetricsServer } from '@studioshot/observability';
 import { loadWorkerEnv, type WorkerEnv } from './env.js';
 import { maxShutdownMs, startWorker, type RunningWorker } from './worker-app.js';
+import { WorkerMetrics } from './worker-metrics.js';
 
 let env: WorkerEnv;
 try {
@@ -11,7 +12,9 @@ try {
   console.error((error as Error).message);
   process.exit(1);
 }
-const logger = pino({ level: env.LOG_LEVEL, base: { service: 'worker' } });
+// The API's logger, redaction included: a job's or an engine's line never writes a credential.
+const logger = createLogger({ service: 'worker', level: env.LOG_LEVEL, bufferBytes: 0 });
+const metrics = new WorkerMetrics(env.ENGINE_KIND);
 const db = createDb(env.DATABASE_URL, {
   max: 4,
   onIdleClientError: (error) => logger.warn({ err: error }, 'idle database connection lost'),
@@ -20,13 +23,23 @@ const storage = createStorage(env);
 
 let worker: RunningWorker;
 try {
-  worker = await startWorker(env, { db, storage, logger });
+  worker = await startWorker(env, { db, storage, logger, metrics });
 } catch (error) {
   logger.fatal({ err: error }, `worker cannot start: ${(error as Error).message}`);
   process.exit(1);
 }
+const metricsServer = await startMetricsServer({
+  port: env.METRICS_PORT,
+  registry: metrics.registry,
+  onError: (error) => logger.error({ err: error }, 'metrics could not be read'),
+});
 logger.info(
-  { engine: worker.engine.engine, engineVersion: worker.engine.version, pid: process.pid },
+  {
+    metricsPort: metricsServer.port,
+    engine: worker.engine.engine,
+    engineVersion: worker.engine.version,
+    pid: process.pid,
+  },
   'worker ready',
 );
 
@@ -38,6 +51,7 @@ async function shutdown(signal: string) {
   // Whatever happens, the process ends: the grace periods plus a margin.
   setTimeout(() => process.exit(1), maxShutdownMs(env) + 5000).unref();
   await worker.close();
+  await metricsServer.close();
   await Promise.allSettled([db.destroy(), storage.close()]);
   logger.info('worker stopped');
   process.exit(0);

@@ -17,11 +17,14 @@ import { TaskEvents } from './tasks/task-events.js';
 import { taskJobHandler } from './tasks/task-runner.js';
 import { sweepOrphanedWorkspaces } from './tasks/task-workspaces.js';
 import { trainModelWork } from './training/train-model.js';
+import type { WorkerMetrics } from './worker-metrics.js';
 
 export interface WorkerDeps {
   db: Db;
   storage: Storage;
   logger: Logger;
+  /** Where job durations and engine starts and crashes are counted; /metrics serves it. */
+  metrics?: WorkerMetrics;
 }
 
 export interface RunningWorker {
@@ -53,6 +56,7 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     readyTimeoutMs: env.ENGINE_READY_TIMEOUT_MS,
     cancelGraceMs: env.ENGINE_CANCEL_GRACE_MS,
     termGraceMs: env.ENGINE_TERM_GRACE_MS,
+    lifecycle: deps.metrics?.engineLifecycle,
   });
   const cancellations = new TaskCancellations(logger);
   // Workers need commands that wait out a Redis restart rather than fail.
@@ -75,6 +79,7 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     ),
   };
   assertHandlers(handlers);
+  const timedHandlers = deps.metrics ? deps.metrics.timed(handlers) : handlers;
   // A worker killed mid-task (kill -9, a lost node) left its staged inputs and output behind.
   await sweepOrphanedWorkspaces(env.WORKER_TMP_DIR, logger);
   let engine: EngineReady;
@@ -95,7 +100,7 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     throw error;
   });
   const shutdown = new AbortController();
-  const workers = startQueueWorkers(handlers, {
+  const workers = startQueueWorkers(timedHandlers, {
     connection,
     prefix: `${env.REDIS_PREFIX}bull`,
     engineKind: kind,

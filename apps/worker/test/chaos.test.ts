@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
+import { WorkerMetrics } from '../src/worker-metrics.js';
 import {
   createSuite,
   enqueueTraining,
@@ -16,6 +17,7 @@ import {
   waitForFinalTask,
   type Suite,
 } from './support/harness.js';
+import { metricValue } from './support/metrics.js';
 import { engineStartFor, LogCapture } from './support/log-capture.js';
 import { WorkerProcess } from './support/worker-process.js';
 
@@ -147,6 +149,7 @@ describe('worker process deaths', () => {
 describe('engine deaths and hangs', () => {
   let worker: RunningWorker;
   const logs = new LogCapture('info');
+  const metrics = new WorkerMetrics('studio');
 
   beforeAll(async () => {
     worker = await startWorker(
@@ -155,7 +158,7 @@ describe('engine deaths and hangs', () => {
         ENGINE_CANCEL_GRACE_MS: '300',
         ENGINE_TERM_GRACE_MS: '300',
       }),
-      { db: suite.db, storage: suite.storage, logger: logs.logger },
+      { db: suite.db, storage: suite.storage, logger: logs.logger, metrics },
     );
   });
 
@@ -195,6 +198,19 @@ describe('engine deaths and hangs', () => {
     expect(job.attemptsMade).toBe(2);
     expect(await job.getState()).toBe('failed');
     for (const pid of pids) expect(await processAlive(pid)).toBe(false);
+    // Both deaths are crashes on /metrics, and both attempts failed ones.
+    const kind = { engine_kind: 'studio' };
+    expect(await metricValue(metrics, 'studioshot_engine_crashes_total', kind)).toBe(2);
+    expect(
+      await metricValue(metrics, 'studioshot_engine_starts_total', kind),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      await metricValue(metrics, 'studioshot_job_duration_seconds_count', {
+        type: 'model.train',
+        engine_kind: 'studio',
+        outcome: 'failed',
+      }),
+    ).toBe(2);
   });
 
   it('a hung engine is stopped by the time limit (cancel, SIGTERM, then SIGKILL) and the task fails after its retries', async () => {

@@ -81,7 +81,13 @@ afterEach(async () => {
 
 describe('the engine bridge, with the real studio engine', () => {
   it('handshakes, trains with progress and artifacts, then the process exits', async () => {
-    const studio = engine();
+    const lifecycle = { starts: 0, crashes: 0 };
+    const studio = engine({
+      lifecycle: {
+        started: () => (lifecycle.starts += 1),
+        crashed: () => (lifecycle.crashes += 1),
+      },
+    });
     expect(await studio.ready).toMatchObject({ v: 2, type: 'ready', engine: 'studio' });
     const progress: EngineProgress[] = [];
     const artifacts: string[] = [];
@@ -103,6 +109,8 @@ describe('the engine bridge, with the real studio engine', () => {
     expect(progress.at(-1)).toMatchObject({ step: progress.at(-1)!.total });
     // One task per process: it is stopped once the result is in.
     expect(await studio.exited).toEqual({ code: 0, signal: null });
+    // A clean exit after its answer is no crash (what /metrics counts).
+    expect(lifecycle).toEqual({ starts: 1, crashes: 0 });
     await expect(studio.run(request())).rejects.toThrow(/runs one task/);
     // Its output went to the log with the job's bindings.
     expect(logs.find((r) => r.msg === 'engine start sent')).toMatchObject({
@@ -137,7 +145,10 @@ describe('the engine bridge, with the real studio engine', () => {
   });
 
   it('a crash (no result) fails the run as retryable, naming the signal', async () => {
-    const studio = engine();
+    const crashes: unknown[] = [];
+    const studio = engine({
+      lifecycle: { started: () => undefined, crashed: (exit) => crashes.push(exit) },
+    });
     await studio.ready;
     const run = studio.run(request(), { onProgress: () => process.kill(studio.pid!, 'SIGKILL') });
     const failure = await failureOf(run);
@@ -146,6 +157,8 @@ describe('the engine bridge, with the real studio engine', () => {
       retryable: true,
       message: 'The training engine stopped unexpectedly (signal SIGKILL)',
     });
+    // Counted once as a crash on /metrics.
+    expect(crashes).toEqual([{ code: null, signal: 'SIGKILL' }]);
   });
 
   it('cancel: the engine stops by itself within the grace period', async () => {
@@ -186,7 +199,10 @@ describe('the engine bridge, with the real studio engine', () => {
   });
 
   it('cancel: an engine that ignores SIGTERM too is SIGKILLed after both graces', async () => {
-    const studio = engine();
+    let crashes = 0;
+    const studio = engine({
+      lifecycle: { started: () => undefined, crashed: () => (crashes += 1) },
+    });
     await studio.ready;
     let cancelledAt = 0;
     const run = studio.run(request(), {
@@ -211,6 +227,8 @@ describe('the engine bridge, with the real studio engine', () => {
       'engine did not stop after SIGTERM: SIGKILL',
     ]);
     expect(await processAlive(studio.pid!)).toBe(false);
+    // Killed on our orders: no crash.
+    expect(crashes).toBe(0);
   });
 });
 

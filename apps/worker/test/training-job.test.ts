@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { modelArtifactKey } from '@studioshot/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../src/worker-app.js';
+import { WorkerMetrics } from '../src/worker-metrics.js';
 import {
   createSuite,
   enqueueTraining,
@@ -24,11 +25,13 @@ import {
   type Suite,
 } from './support/harness.js';
 import { engineStartFor, LogCapture } from './support/log-capture.js';
+import { metricValue } from './support/metrics.js';
 
 let suite: Suite;
 let worker: RunningWorker;
 let events: QueueEvents;
 const logs = new LogCapture('debug');
+const metrics = new WorkerMetrics('studio');
 
 beforeAll(async () => {
   suite = await createSuite();
@@ -41,6 +44,7 @@ beforeAll(async () => {
     db: suite.db,
     storage: suite.storage,
     logger: logs.logger,
+    metrics,
   });
 }, 60_000);
 
@@ -53,6 +57,7 @@ afterAll(async () => {
 describe('model.train through BullMQ, Postgres, storage and the real engine', () => {
   it('trains a model: artifacts stored once under fixed keys, task and model completed, progress in step', async () => {
     const training = await seedTraining(suite, { unusablePhotos: ['other-person.jpg'] });
+    const requestId = `req-${training.taskId.slice(0, 8)}`;
     // Each progress event is checked against the row as the API would read it on receipt.
     const seen: { event: TaskProgress; row: Promise<{ progress: number }> }[] = [];
     const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
@@ -61,7 +66,7 @@ describe('model.train through BullMQ, Postgres, storage and the real engine', ()
     };
     events.on('progress', onProgress);
     try {
-      await enqueueTraining(suite, training);
+      await enqueueTraining(suite, training, { requestId });
       const task = await waitForFinalTask(suite, training.taskId);
       expect(task).toMatchObject({
         status: 'completed',
@@ -89,6 +94,28 @@ describe('model.train through BullMQ, Postgres, storage and the real engine', ()
       expect(state.modelsTrained).toBe(1); // the slot reserved by the API, counted once
       expect(await storedModelFiles(suite, training)).toEqual(['model.npz', 'preview.jpg']);
       expect(await suite.storage.exists(modelKey)).toBe(true);
+      // The request that queued the job names the worker's lines for it and the engine's own.
+      const ofRequest = logs.filter((r) => r.requestId === requestId);
+      expect(ofRequest.every((r) => r.taskId === training.taskId && r.service === 'worker')).toBe(
+        true,
+      );
+      expect(ofRequest.map((r) => r.msg)).toEqual(
+        expect.arrayContaining(['engine start sent', 'train started']),
+      );
+      expect(ofRequest.find((r) => r.msg === 'train started')).toMatchObject({
+        engineLog: true,
+        engineJobId: training.taskId,
+        engineRequestId: requestId,
+      });
+      // The attempt is timed on /metrics once its job has finished.
+      await finishedTrainingJob(suite, training.taskId);
+      expect(
+        await metricValue(metrics, 'studioshot_job_duration_seconds_count', {
+          type: 'model.train',
+          engine_kind: 'studio',
+          outcome: 'completed',
+        }),
+      ).toBe(1);
 
       await waitFor(() => (seen.length > 0 ? true : undefined), 'progress events');
       const progress = seen.map((s) => s.event.progress);

@@ -160,7 +160,13 @@ export const ZGenerateParamsSchema = z.strictObject({
 export type GenerateParams = z.infer<typeof ZGenerateParamsSchema>;
 
 // Parent -> child.
-const start = { ...base, type: z.literal('start'), job_id: z.string() };
+const start = {
+  ...base,
+  type: z.literal('start'),
+  job_id: z.string(),
+  /** The API request that caused the run, if one did: the engine's log lines for it carry it. */
+  request_id: z.string().optional(),
+};
 export const ZEngineTrainStartSchema = z.strictObject({
   ...start,
   task: z.literal('train'),
@@ -213,6 +219,9 @@ export const ZEngineLogSchema = z.object({
   type: z.literal('log'),
   level: z.enum(['debug', 'info', 'warn', 'error']),
   message: z.string(),
+  /** The run the line is about, and the request that caused it, when it is about one. */
+  job_id: z.string().optional(),
+  request_id: z.string().optional(),
 });
 
 /**

@@ -57,9 +57,21 @@ export function jobQueues(name: JobName, kind: EngineKind): string[] {
   return TASK_JOB_TYPES[name].map((type) => taskQueueName(type, kind));
 }
 
+/**
+ * The id of the API request that queued a job, when one did: the worker's and the engine's log
+ * lines for the job carry it (the API's request log has the same id).
+ */
+const requestId = {
+  request_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/)
+    .optional(),
+};
+
 export const ZCheckPhotoJobSchema = z.strictObject({
   photo_id: z.string().uuid(),
   session_id: z.string().uuid(),
+  ...requestId,
 });
 export type CheckPhotoJob = z.infer<typeof ZCheckPhotoJobSchema>;
 
@@ -70,11 +82,13 @@ export type RejudgePhotoSetJob = z.infer<typeof ZRejudgePhotoSetJobSchema>;
 
 export const ZTrainModelJobSchema = z.strictObject({
   task_id: z.string().uuid(),
+  ...requestId,
 });
 export type TrainModelJob = z.infer<typeof ZTrainModelJobSchema>;
 
 export const ZGenerateJobSchema = z.strictObject({
   task_id: z.string().uuid(),
+  ...requestId,
 });
 export type GenerateJob = z.infer<typeof ZGenerateJobSchema>;
 

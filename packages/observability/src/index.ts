@@ -5,3 +5,4 @@ export {
   type MetricsRoute,
   type MetricsServer,
 } from './metrics-server.js';
+export { currentRequestId, runInRequest } from './request-scope.js';

@@ -20,20 +20,29 @@ export interface LoggerOptions {
   /** The process's role, on every line (`api`, `worker`). */
   service: string;
   level: string;
-  /** Where lines go; default: standard output, buffered. */
+  /**
+   * Bytes gathered before a write to standard output. Buffering keeps logging off a busy API's
+   * request path; a worker logs little and its last lines matter when it is killed, so it sets 0.
+   */
+  bufferBytes?: number;
+  /** Where lines go instead of standard output (tests). */
   destination?: DestinationStream;
 }
 
 /** The one logger of every Studioshot process: JSON lines, with the redaction above. */
-export function createLogger({ service, level, destination }: LoggerOptions): Logger {
+export function createLogger({
+  service,
+  level,
+  bufferBytes = 4096,
+  destination,
+}: LoggerOptions): Logger {
   return pino(
     {
       level,
       base: { service },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     },
-    // Buffered, asynchronous writes keep logging off the request path; pino flushes the buffer
-    // when the process exits.
-    destination ?? pinoDestination({ dest: 1, sync: false, minLength: 4096 }),
+    // Asynchronous writes; pino flushes what is buffered when the process exits.
+    destination ?? pinoDestination({ dest: 1, sync: false, minLength: bufferBytes }),
   );
 }

@@ -1,3 +1,4 @@
+import { runInRequest } from '@studioshot/observability';
 import {
   Router,
   type ErrorRequestHandler,
@@ -324,7 +325,8 @@ export class DeclaringRouter {
             : undefined,
         headers: headers ? readHeaders(headers, req) : {},
       } as Context<S>;
-      const answer: unknown = await handler(ctx);
+      // Work the handler queues carries the request's id (pino-http gave it one).
+      const answer: unknown = await runInRequest(String(req.id), () => handler(ctx));
       if (answer === undefined) return;
       const { status, body: json } =
         answer instanceof Reply ? answer : { status: route.primaryStatus ?? 200, body: answer };

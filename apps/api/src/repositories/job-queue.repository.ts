@@ -15,6 +15,7 @@ import {
   type TaskPriority,
   type TaskType,
 } from '@studioshot/contracts';
+import { currentRequestId } from '@studioshot/observability';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -31,6 +32,12 @@ export interface QueueCounts {
 }
 
 export type WaitingJobRemoval = 'removed' | 'locked' | 'missing';
+
+/** A job's payload with the id of the request queueing it, when a request is. */
+function fromThisRequest<P extends object>(payload: P): P & { request_id?: string } {
+  const requestId = currentRequestId();
+  return requestId === undefined ? payload : { ...payload, request_id: requestId };
+}
 
 /** The producer side of the background jobs: payloads are validated before they leave. */
 export class JobQueueRepository {
@@ -81,7 +88,7 @@ export class JobQueueRepository {
 
   /** One job per photo; the photo id as job id makes a repeated enqueue a no-op. */
   async enqueuePhotoCheck(job: CheckPhotoJob): Promise<void> {
-    const payload = ZCheckPhotoJobSchema.parse(job);
+    const payload = ZCheckPhotoJobSchema.parse(fromThisRequest(job));
     await this.photoChecks.add(JOB_NAMES.checkPhoto, payload, {
       jobId: `photo-${payload.photo_id}`,
     });
@@ -136,7 +143,7 @@ export class JobQueueRepository {
    * request, the re-enqueue at start) adds one job.
    */
   async enqueueTraining(taskId: string, priority: TaskPriority, kind: EngineKind): Promise<void> {
-    const payload = ZTrainModelJobSchema.parse({ task_id: taskId });
+    const payload = ZTrainModelJobSchema.parse(fromThisRequest({ task_id: taskId }));
     await this.taskQueue('training', kind).add(JOB_NAMES.trainModel, payload, {
       jobId: taskId,
       priority: BULL_PRIORITY[priority],
@@ -152,7 +159,7 @@ export class JobQueueRepository {
     priority: TaskPriority,
     kind: EngineKind,
   ): Promise<void> {
-    const payload = ZGenerateJobSchema.parse({ task_id: taskId });
+    const payload = ZGenerateJobSchema.parse(fromThisRequest({ task_id: taskId }));
     await this.taskQueue(type, kind).add(JOB_NAMES.generate, payload, {
       jobId: taskId,
       priority: BULL_PRIORITY[priority],

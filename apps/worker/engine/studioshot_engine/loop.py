@@ -70,7 +70,9 @@ class EngineLoop:
             self._channel.send(reply)
 
     def _run(self, command: StartCommand) -> None:
-        job = RunningJob(self._channel, command.job_id, self._is_cancel_requested)
+        job = RunningJob(self._channel, command.job_id, self._is_cancel_requested, command.request_id)
+        # The run's first line: with the job id and the request id, which find it in the logs.
+        job.log("info", f"{command.task} started")
         try:
             job.raise_if_cancelled()
             if isinstance(command.params, TrainParams):
@@ -113,9 +115,16 @@ class EngineLoop:
 class RunningJob:
     """The JobContext of one run: reports go straight to the pipe, tagged with the job id."""
 
-    def __init__(self, channel: Channel, job_id: str, is_cancel_requested: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        channel: Channel,
+        job_id: str,
+        is_cancel_requested: Callable[[str], bool],
+        request_id: str | None = None,
+    ) -> None:
         self._channel = channel
         self.job_id = job_id
+        self.request_id = request_id
         self._is_cancel_requested = is_cancel_requested
 
     def progress(
@@ -140,4 +149,4 @@ class RunningJob:
         self._channel.send(protocol.artifact(self.job_id, path, kind, meta))
 
     def log(self, level: LogLevel, message: str) -> None:
-        self._channel.send(protocol.log(level, message))
+        self._channel.send(protocol.log(level, message, job_id=self.job_id, request_id=self.request_id))

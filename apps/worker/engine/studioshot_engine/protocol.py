@@ -94,6 +94,7 @@ class StartCommand:
     job_id: str
     task: TaskName
     params: TrainParams | GenerateParams
+    request_id: str | None = None  # the API request that caused the run; its log lines carry it
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,7 @@ def parse_command(line: bytes | str) -> Command:
         return CancelCommand(job_id=message["job_id"])
     task: TaskName = message["task"]
     params = _train_params(message["params"]) if task == "train" else _generate_params(message["params"])
-    return StartCommand(job_id=message["job_id"], task=task, params=params)
+    return StartCommand(job_id=message["job_id"], task=task, params=params, request_id=message.get("request_id"))
 
 
 def _train_params(value: dict[str, Any]) -> TrainParams:
@@ -332,8 +333,14 @@ def progress(
     return encode("progress", **fields)
 
 
-def log(level: LogLevel, message: str) -> bytes:
-    return encode("log", level=level, message=message)
+def log(level: LogLevel, message: str, job_id: str | None = None, request_id: str | None = None) -> bytes:
+    """A log line; about a run, it names the run and the request that caused it."""
+    fields: dict[str, Any] = {"level": level, "message": message}
+    if job_id is not None:
+        fields["job_id"] = job_id
+    if request_id is not None:
+        fields["request_id"] = request_id
+    return encode("log", **fields)
 
 
 def artifact(job_id: str, path: str, kind: ArtifactKind, meta: Mapping[str, Any] | None = None) -> bytes:

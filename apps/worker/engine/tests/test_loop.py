@@ -80,6 +80,7 @@ class Harness:
         self.loop = loop
         self._peer = peer
         self._buffer = b""
+        self.logs: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any]) -> None:
         self.loop._on_line((json.dumps(message) + "\n").encode())
@@ -98,7 +99,9 @@ class Harness:
         messages = [json.loads(line) for line in lines]
         for message in messages:
             assert_valid_event(message)
-        return messages
+        # Log lines are kept apart: the tests below are about the run's other events.
+        self.logs += [message for message in messages if message["type"] == "log"]
+        return [message for message in messages if message["type"] != "log"]
 
 
 @pytest.fixture
@@ -181,3 +184,23 @@ def test_an_engine_without_a_generator_fails_generate_jobs_only(pipe: tuple[Chan
     harness.send(TRAIN)
     harness.run_next()
     assert harness.events()[-1]["type"] == "result"
+
+
+def test_a_runs_log_lines_name_its_job_and_the_request_that_caused_it(pipe: tuple[Channel, socket.socket]) -> None:
+    harness, _ = make(pipe)
+    harness.send({**TRAIN, "request_id": "req-0123456789"})
+    harness.run_next()
+    harness.send(GENERATE)  # queued by no request
+    harness.run_next()
+    harness.events()
+    assert harness.logs == [
+        {
+            "v": PROTOCOL_VERSION,
+            "type": "log",
+            "level": "info",
+            "message": "train started",
+            "job_id": TRAIN["job_id"],
+            "request_id": "req-0123456789",
+        },
+        {"v": PROTOCOL_VERSION, "type": "log", "level": "info", "message": "generate started", "job_id": GENERATE["job_id"]},
+    ]

@@ -121,6 +121,7 @@ def test_events_validate_against_the_schema() -> None:
         protocol.progress("job-1", 0, 5, "starting"),
         protocol.progress("job-1", 2, 5, "rendering", metrics={"per_second": 1.5, "loss": 0}, eta_seconds=3.2),
         protocol.log("warn", "careful"),
+        protocol.log("info", "train started", job_id="job-1", request_id="req-0123456789"),
         protocol.artifact("job-1", "/out/model.npz", "model"),
         protocol.artifact("job-1", "/out/1.jpg", "image", {"index": 0, "ref": "p1", "box": [1, 2.5, 3, 4], "ok": True}),
         protocol.artifact("job-1", "/out/ckpt.bin", "checkpoint_2"),

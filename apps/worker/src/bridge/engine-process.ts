@@ -77,6 +77,13 @@ export interface EngineProcessOptions {
   cancelGraceMs: number;
   /** After SIGTERM, how long before SIGKILL. */
   termGraceMs: number;
+  /** Told of each process started, and of each that ended without being asked to (metrics). */
+  lifecycle?: EngineLifecycle;
+}
+
+export interface EngineLifecycle {
+  started(): void;
+  crashed(exit: EngineExit): void;
 }
 
 /** `python -m studioshot_engine --engine <kind>`. */
@@ -202,6 +209,7 @@ export class EngineProcess {
       detached: true,
     });
     this.pid = this.child.pid;
+    options.lifecycle?.started();
     this.logger = options.logger.child({ enginePid: this.pid });
     this.channel = this.child.stdio[3] as Duplex;
     this.readLines(this.channel, (line) => this.onLine(line));
@@ -382,7 +390,14 @@ export class EngineProcess {
         this.logger.debug({ engine: event.engine, version: event.version }, 'engine ready');
         return this.settleReady.resolve(event);
       case 'log':
-        return this.logger[event.level]({ engineLog: true }, event.message);
+        return this.logger[event.level](
+          {
+            engineLog: true,
+            ...(event.job_id === undefined ? {} : { engineJobId: event.job_id }),
+            ...(event.request_id === undefined ? {} : { engineRequestId: event.request_id }),
+          },
+          event.message,
+        );
       case 'progress':
       case 'artifact':
       case 'result':
@@ -448,6 +463,9 @@ export class EngineProcess {
   private onClose(exit: EngineExit): void {
     this.exit = exit;
     this.logger.info(exit, 'engine exited');
+    // Not stopped by us, and not the clean exit of a single-run process after its answer.
+    const running = this.activeRun !== undefined && !this.activeRun.settled;
+    if (!this.stopping && (running || exit.code !== 0)) this.options.lifecycle?.crashed(exit);
     this.failReady(`it exited (${describeExit(exit)}) before it was ready`);
     this.settleRun((run) => run.reject(this.exitFailure(run, exit)));
   }

@@ -17,8 +17,10 @@ export interface JobContext {
   token: string | undefined;
   /** Aborts when the worker shuts down and the job ran past the grace period. */
   shutdown: AbortSignal;
-  /** Bound to the job's id and name. */
+  /** Bound to the job's id and name, and to the task id and the request id its payload names. */
   logger: Logger;
+  /** The id of the API request that queued the job, if one did (handed on to the engine). */
+  requestId?: string;
 }
 
 export interface JobHandler<N extends JobName> {
@@ -82,7 +84,14 @@ export async function dispatch(
   context: Omit<JobContext, 'job'>,
 ): Promise<void> {
   const { handler, payload } = resolve(handlers, job, kind);
-  await handler.run(payload, { ...context, job });
+  // Every line about the job can be found by the request that caused it and by its task.
+  const requestId = 'request_id' in payload ? payload.request_id : undefined;
+  const taskId = 'task_id' in payload ? payload.task_id : undefined;
+  const logger = context.logger.child({
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(taskId === undefined ? {} : { taskId }),
+  });
+  await handler.run(payload, { ...context, logger, requestId, job });
 }
 
 /** After a job failed for good: its handler's `failedForGood`, if it has one. */

@@ -94,10 +94,11 @@ export class TaskRun {
     readonly task: Task,
     readonly stop: AbortSignal,
     readonly workspace: string,
-    context: JobContext,
+    private readonly context: JobContext,
     deps: TaskRunnerDeps,
   ) {
-    this.logger = context.logger.child({ taskId: task.id, taskType: task.task_type });
+    // The job's logger already names the task; the task type is added.
+    this.logger = context.logger.child({ taskType: task.task_type });
     this.progress = new TaskProgressReporter(deps.db, context.job, task, deps.events, this.logger);
   }
 
@@ -128,7 +129,8 @@ export class TaskRun {
     const started = performance.now();
     try {
       if (this.stop.aborted) throw this.stop.reason;
-      return await engine.run(request, {
+      const requestId = this.context.requestId;
+      return await engine.run(requestId ? { ...request, request_id: requestId } : request, {
         logger: this.logger,
         onProgress: ({ step, total, message, metrics, eta_seconds }) => {
           if (metrics || eta_seconds !== undefined) {

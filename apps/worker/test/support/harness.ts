@@ -238,7 +238,13 @@ export async function seedTraining(
 export async function enqueueTraining(
   suite: Suite,
   training: SeededTraining,
-  options: { priority?: TaskPriority; attempts?: number; backoffMs?: number } = {},
+  options: {
+    priority?: TaskPriority;
+    attempts?: number;
+    backoffMs?: number;
+    /** The API request that queued it, as the API's job data names it. */
+    requestId?: string;
+  } = {},
 ): Promise<void> {
   const jobOptions: JobsOptions = {
     jobId: training.taskId,
@@ -248,9 +254,14 @@ export async function enqueueTraining(
     removeOnComplete: { age: 24 * 3600 },
     removeOnFail: { age: 7 * 24 * 3600 },
   };
-  await suite
-    .queue(TRAINING_QUEUE)
-    .add(JOB_NAMES.trainModel, { task_id: training.taskId }, jobOptions);
+  await suite.queue(TRAINING_QUEUE).add(
+    JOB_NAMES.trainModel,
+    {
+      task_id: training.taskId,
+      ...(options.requestId === undefined ? {} : { request_id: options.requestId }),
+    },
+    jobOptions,
+  );
 }
 
 export interface SeededGeneration {

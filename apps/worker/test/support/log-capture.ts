@@ -1,4 +1,5 @@
-import { pino, type Level, type Logger } from 'pino';
+import { createLogger } from '@studioshot/observability';
+import type { Level, Logger } from 'pino';
 import { Writable } from 'node:stream';
 
 export interface LogRecord {
@@ -9,8 +10,9 @@ export interface LogRecord {
 }
 
 /**
- * A real pino logger whose records the test can read: how a test learns what only the logs say
- * (an engine's pid, when `start` was sent) without reaching into the code under test.
+ * The worker's own logger (its redaction included), writing records the test can read: how a test
+ * learns what only the logs say (an engine's pid, when `start` was sent) without reaching into the
+ * code under test.
  */
 export class LogCapture {
   readonly records: LogRecord[] = [];
@@ -26,7 +28,7 @@ export class LogCapture {
         done();
       },
     });
-    this.logger = pino({ level }, sink);
+    this.logger = createLogger({ service: 'worker', level, destination: sink });
   }
 
   /** Feeds records from elsewhere (a worker child process's stdout). */
