@@ -4,16 +4,13 @@ import { FormError } from '../../components/TextField';
 import { CardForm } from './CardForm';
 import {
   chargeCard,
+  type IntentRef,
   LIVE_CARDS_UNAVAILABLE,
-  type PaymentIntentResponse,
   type PricingResponse,
 } from './payments-api';
 
 // Stripe Elements and Stripe.js load only when a Stripe-mode checkout shows its card step.
 const StripePaymentForm = lazy(() => import('./StripePaymentForm'));
-
-/** The part of an intent the card step needs. */
-export type IntentRef = Pick<PaymentIntentResponse, 'payment_intent_id' | 'client_secret'>;
 
 export interface CheckoutFormProps {
   /** What the button charges, in cents. */

@@ -12,7 +12,7 @@ import { FormError } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { formatDollars } from './catalogue';
-import type { IntentRef } from './CheckoutForm';
+import type { IntentRef } from './payments-api';
 import { waitForPaymentConfirmation } from './payment-confirmation';
 
 export interface StripePaymentFormProps {

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import type { IntentRef } from './CheckoutForm';
+import type { IntentRef } from './payments-api';
 
 /** A fresh Idempotency-Key for one checkout: every Pay press of it asks for the same intent. */
 function newCheckoutKey(): string {

@@ -22,6 +22,9 @@ import type { BillingCycle } from './catalogue';
 /** The payment calls of api spec 7.6, each answer checked against its contract. */
 
 export type { PaymentIntentResponse, PricingResponse, SubscriptionResponse };
+
+/** The part of an intent the card step needs. */
+export type IntentRef = Pick<PaymentIntentResponse, 'payment_intent_id' | 'client_secret'>;
 export type PricingPlan = PricingResponse['subscription_plans'][number];
 
 export async function fetchPricing(): Promise<PricingResponse> {
