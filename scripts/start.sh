@@ -13,6 +13,8 @@ log "migrating and seeding the database"
 node apps/api/dist/migrate.js
 node apps/api/dist/seed.js
 export WEB_DIST="$ROOT/apps/web/dist"
+# One machine: the worker takes every queue of its engine kind and the photo checks.
+export WORKER_POOL="${WORKER_POOL:-all}"
 log "starting API + web on port $PORT and the worker"
 # In the background, so this shell's traps run: Ctrl-C reaches the app through them.
 # concurrently itself (not through pnpm, which may exit first), so the wait below ends only once

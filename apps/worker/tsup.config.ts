@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts' },
+  // The photo-check thread is its own file: worker threads load it by path, beside main.js.
+  entry: { main: 'src/main.ts', 'analyzer-thread': 'src/photo-checks/analyzer-thread.ts' },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

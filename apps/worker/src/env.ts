@@ -3,11 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINE_KINDS, productionRefusal } from '@studioshot/contracts';
 import { z } from 'zod';
+import { availableCpus } from './cpu-quota.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // The engines' virtualenvs (scripts/lib.sh makes them): the flux engine's holds torch and diffusers.
 const STUDIO_ENGINE_VENV = '../engine/.venv';
 const FLUX_ENGINE_VENV = '../engine/.venv-flux';
+
+export const WORKER_POOLS = ['photo-checks', 'studio', 'flux', 'all'] as const;
+export type WorkerPool = (typeof WORKER_POOLS)[number];
 
 const ZWorkerEnvFields = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -23,8 +27,19 @@ const ZWorkerEnvFields = z.object({
     .enum(['true', 'false', '1', '0'])
     .transform((v) => v === 'true' || v === '1')
     .default(false),
-  /** Face analysis uses one core; two at once only halves each one's speed. */
-  PHOTO_CHECK_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /**
+   * The queues this worker takes (the fleet's pools, each scaled on its own queues):
+   * `photo-checks` (CPU), `studio` (the studio engine's task queues, CPU), `flux` (the flux
+   * engine's task queues, GPU), or `all` (its engine kind's task queues and the photo checks: one
+   * machine, `npm start`). Production refuses it missing: a GPU worker must never default into
+   * taking CPU work.
+   */
+  WORKER_POOL: z.enum(WORKER_POOLS).optional(),
+  /**
+   * Photo checks at once, each on its own thread (one core each). Default: the CPUs the process
+   * may use, the cgroup's CPU quota in a container.
+   */
+  PHOTO_CHECK_THREADS: z.coerce.number().int().positive().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The private metrics listener (GET /metrics), which the deployment never publishes. Default
@@ -104,6 +119,9 @@ export const ZWorkerEnvSchema = ZWorkerEnvFields.superRefine((env, ctx) => {
   ...env,
   METRICS_PORT:
     env.METRICS_PORT ?? (env.NODE_ENV === 'production' ? PRODUCTION_WORKER_METRICS_PORT : 0),
+  // Outside production a missing pool is a one-machine install's.
+  WORKER_POOL: env.WORKER_POOL ?? ('all' as const),
+  PHOTO_CHECK_THREADS: env.PHOTO_CHECK_THREADS ?? availableCpus(),
   ENGINE_PYTHON:
     env.ENGINE_PYTHON ??
     path.resolve(
@@ -123,6 +141,17 @@ export function loadWorkerEnv(source: NodeJS.ProcessEnv = process.env): WorkerEn
     const refusal =
       result.data.NODE_ENV === 'production' ? productionRefusal('worker', cleaned) : undefined;
     if (refusal) throw new Error(refusal);
+    if (result.data.NODE_ENV === 'production' && cleaned.WORKER_POOL === undefined) {
+      throw new Error(
+        `WORKER_POOL is required in production: ${WORKER_POOLS.join(', ')} (the queues this worker takes)`,
+      );
+    }
+    const pool = result.data.WORKER_POOL;
+    if ((pool === 'studio' || pool === 'flux') && pool !== result.data.ENGINE_KIND) {
+      throw new Error(
+        `WORKER_POOL=${pool} runs the ${pool} engine: set ENGINE_KIND=${pool} (it is ${result.data.ENGINE_KIND})`,
+      );
+    }
     return result.data;
   }
   const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

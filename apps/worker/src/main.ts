@@ -1,3 +1,4 @@
+import { QUEUES } from '@studioshot/contracts';
 import { createDb } from '@studioshot/db';
 import { createStorage } from '@studioshot/storage';
 import { createLogger, startMetricsServer } from '@studioshot/observability';
@@ -36,8 +37,11 @@ const metricsServer = await startMetricsServer({
 logger.info(
   {
     metricsPort: metricsServer.port,
-    engine: worker.engine.engine,
-    engineVersion: worker.engine.version,
+    pool: env.WORKER_POOL,
+    queues: worker.queues,
+    photoCheckThreads: worker.queues.includes(QUEUES.photoChecks) ? env.PHOTO_CHECK_THREADS : 0,
+    engine: worker.engine?.engine,
+    engineVersion: worker.engine?.version,
     pid: process.pid,
   },
   'worker ready',

@@ -1,4 +1,5 @@
 import { JOB_NAMES, QUEUES, TASK_CANCEL_CHANNEL, taskQueueName } from '@studioshot/contracts';
+import { PhotoAnalyzerPool } from './photo-checks/analyzer-pool.js';
 import type { Db } from '@studioshot/db';
 import type { Storage } from '@studioshot/storage';
 import { Redis } from 'ioredis';
@@ -8,7 +9,7 @@ import { engineCommandLine, type EngineReady } from './bridge/engine-process.js'
 import { generateWork } from './generation/generate-images.js';
 import type { WorkerEnv } from './env.js';
 import { photoCheckHandlers } from './photo-checks/photo-check-handlers.js';
-import { startQueueWorkers } from './jobs/queue-workers.js';
+import { poolQueues, startQueueWorkers } from './jobs/queue-workers.js';
 import { assertHandlers } from './jobs/registry.js';
 import { createPhotoAnalyzer } from './photo-checks/index.js';
 import { podDeletionCost } from './fleet/pod-deletion-cost.js';
@@ -25,10 +26,18 @@ export interface WorkerDeps {
   logger: Logger;
   /** Where job durations and engine starts and crashes are counted; /metrics serves it. */
   metrics?: WorkerMetrics;
+  /**
+   * The photo-check threads, when the caller owns them (a test that stops one); otherwise the
+   * worker starts PHOTO_CHECK_THREADS of them and closes them.
+   */
+  photoAnalyzers?: PhotoAnalyzerPool;
 }
 
 export interface RunningWorker {
-  engine: EngineReady;
+  /** The queues it takes (its WORKER_POOL's). */
+  queues: string[];
+  /** Its warm engine; none for a photo-checks worker, which runs no engine. */
+  engine: EngineReady | undefined;
   /**
    * Stops taking jobs and lets running ones finish for WORKER_SHUTDOWN_GRACE_MS; then their
    * engines are cancelled and their jobs go back to the queue without using an attempt. Closes
@@ -39,12 +48,20 @@ export interface RunningWorker {
 
 /**
  * The worker: every job type's handler (checked before anything starts), one BullMQ consumer per
- * queue of its engine kind, the engine pool (training processes, the warm generation session),
- * and the task cancel channel.
+ * queue of its pool (WORKER_POOL), and what those queues need: for task queues the engine pool
+ * (training processes, the warm generation session) and the task cancel channel; for photo
+ * checks PHOTO_CHECK_THREADS analysis threads, that many checks at once.
  */
 export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<RunningWorker> {
   const { db, storage, logger } = deps;
   const kind = env.ENGINE_KIND;
+  const queues = poolQueues(env.WORKER_POOL, kind);
+  const takesTasks = queues.some((queue) => queue !== QUEUES.photoChecks);
+  const takesPhotoChecks = queues.includes(QUEUES.photoChecks);
+  const photoAnalyzers =
+    deps.photoAnalyzers ??
+    (takesPhotoChecks ? new PhotoAnalyzerPool(env.PHOTO_CHECK_THREADS) : undefined);
+  const ownsPhotoAnalyzers = !deps.photoAnalyzers && photoAnalyzers !== undefined;
   const engines = new EnginePool({
     command: engineCommandLine(env.ENGINE_PYTHON, kind),
     kind,
@@ -66,7 +83,13 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
   const runner = { db, events: taskEvents, cancellations, tmpDir: env.WORKER_TMP_DIR };
   const training = { db, storage, engines, timeoutMs: env.TRAINING_TIMEOUT_MS };
   const handlers = {
-    ...photoCheckHandlers({ db, storage }),
+    ...photoCheckHandlers({
+      db,
+      storage,
+      analyzer: photoAnalyzers ?? {
+        analyzePhoto: () => Promise.reject(new Error('this worker takes no photo checks')),
+      },
+    }),
     [JOB_NAMES.trainModel]: taskJobHandler(runner, trainModelWork(training)),
     [JOB_NAMES.generate]: taskJobHandler(
       runner,
@@ -82,14 +105,23 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
   const timedHandlers = deps.metrics ? deps.metrics.timed(handlers) : handlers;
   // A worker killed mid-task (kill -9, a lost node) left its staged inputs and output behind.
   await sweepOrphanedWorkspaces(env.WORKER_TMP_DIR, logger);
-  let engine: EngineReady;
+  let engine: EngineReady | undefined;
   try {
-    engine = await engines.start();
-    await cancellations.listen(env.REDIS_URL, `${env.REDIS_PREFIX}${TASK_CANCEL_CHANNEL}`);
-    // Load the face models now, not on the first user's photo.
-    await createPhotoAnalyzer();
+    if (takesTasks) {
+      engine = await engines.start();
+      await cancellations.listen(env.REDIS_URL, `${env.REDIS_PREFIX}${TASK_CANCEL_CHANNEL}`);
+      // Generations rank their images with the face models: load them now, not on the first.
+      await createPhotoAnalyzer();
+    }
+    // Each photo-check thread loads its models now, not on the first user's photo.
+    await photoAnalyzers?.ready();
   } catch (error) {
-    await Promise.allSettled([engines.close(), cancellations.close(), taskEvents.close()]);
+    await Promise.allSettled([
+      engines.close(),
+      cancellations.close(),
+      taskEvents.close(),
+      ownsPhotoAnalyzers ? photoAnalyzers?.close() : undefined,
+    ]);
     connection.disconnect();
     throw error;
   }
@@ -104,11 +136,12 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
     connection,
     prefix: `${env.REDIS_PREFIX}bull`,
     engineKind: kind,
+    queues,
     concurrency: {
       [taskQueueName('training', kind)]: env.TRAINING_CONCURRENCY,
       [taskQueueName('generation', kind)]: env.GENERATION_CONCURRENCY,
       [taskQueueName('batch_generation', kind)]: env.GENERATION_CONCURRENCY,
-      [QUEUES.photoChecks]: env.PHOTO_CHECK_CONCURRENCY,
+      [QUEUES.photoChecks]: photoAnalyzers?.threads ?? 1,
     },
     lockDurationMs: env.WORKER_LOCK_MS,
     stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
@@ -120,6 +153,7 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
 
   let closing: Promise<void> | undefined;
   return {
+    queues,
     engine,
     close() {
       closing ??= (async () => {
@@ -129,7 +163,12 @@ export async function startWorker(env: WorkerEnv, deps: WorkerDeps): Promise<Run
         );
         await Promise.all(workers.map((worker) => worker.close()));
         clearTimeout(grace);
-        await Promise.allSettled([engines.close(), cancellations.close(), taskEvents.close()]);
+        await Promise.allSettled([
+          engines.close(),
+          cancellations.close(),
+          taskEvents.close(),
+          ownsPhotoAnalyzers ? photoAnalyzers?.close() : undefined,
+        ]);
         await connection.quit().catch(() => connection.disconnect());
       })();
       return closing;

@@ -107,7 +107,7 @@ afterAll(async () => {
 
 describe('a flux worker', () => {
   it('says it runs the flux engine', () => {
-    expect(worker.engine.engine).toBe('flux');
+    expect(worker.engine?.engine).toBe('flux');
   });
 
   it('trains a personal LoRA: crops on the photo checks’ faces, the model stored as one safetensors file', async () => {

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from 'bullmq';
-import { consumedQueues, startQueueWorkers } from '../src/jobs/queue-workers.js';
+import { poolQueues, startQueueWorkers } from '../src/jobs/queue-workers.js';
 import type { JobHandlers } from '../src/jobs/registry.js';
 import {
   BATCH_GENERATION_QUEUE,
@@ -33,6 +33,7 @@ beforeAll(async () => {
     connection,
     prefix: `${suite.prefix}bull`,
     engineKind: 'studio',
+    queues: poolQueues('all', 'studio'),
     concurrency: {},
     lockDurationMs: 30_000,
     stalledIntervalMs: 30_000,
@@ -49,14 +50,23 @@ afterAll(async () => {
 });
 
 describe('queue workers', () => {
-  it("consume exactly their engine kind's task queues and the photo checks", () => {
-    expect(consumedQueues('studio').sort()).toEqual(
+  it("consume exactly their pool's queues: an engine kind's task queues, the photo checks, or both", () => {
+    expect(poolQueues('all', 'studio').sort()).toEqual(
       [QUEUES.photoChecks, TRAINING_QUEUE, GENERATION_QUEUE, BATCH_GENERATION_QUEUE].sort(),
     );
-    expect(consumedQueues('flux').sort()).toEqual(
+    expect(poolQueues('studio', 'studio').sort()).toEqual(
+      [TRAINING_QUEUE, GENERATION_QUEUE, BATCH_GENERATION_QUEUE].sort(),
+    );
+    // A GPU worker takes the flux queues only, never CPU work.
+    expect(poolQueues('flux', 'flux').sort()).toEqual(
+      ['training.flux', 'generation.flux', 'batch-generation.flux'].sort(),
+    );
+    expect(poolQueues('all', 'flux').sort()).toEqual(
       [QUEUES.photoChecks, 'training.flux', 'generation.flux', 'batch-generation.flux'].sort(),
     );
-    expect(workers.map((w) => w.name).sort()).toEqual(consumedQueues('studio').sort());
+    expect(poolQueues('photo-checks', 'studio')).toEqual([QUEUES.photoChecks]);
+    expect(poolQueues('photo-checks', 'flux')).toEqual([QUEUES.photoChecks]);
+    expect(workers.map((w) => w.name).sort()).toEqual(poolQueues('all', 'studio').sort());
   });
 
   it('dispatch each job by name to its handler, from its own queue, with a validated payload', async () => {

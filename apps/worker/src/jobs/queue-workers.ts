@@ -1,7 +1,14 @@
-import { JOB_NAMES, jobQueues, type EngineKind } from '@studioshot/contracts';
+import {
+  QUEUES,
+  TASK_QUEUE_FAMILIES,
+  taskQueueName,
+  type EngineKind,
+  type TaskType,
+} from '@studioshot/contracts';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { WorkerPool } from '../env.js';
 import { dispatch, dispatchFailedForGood, type JobHandlers } from './registry.js';
 import { hostname } from 'node:os';
 
@@ -10,8 +17,10 @@ export interface QueueWorkersOptions {
   connection: Redis;
   /** BullMQ key prefix; the API's producer uses the same one. */
   prefix: string;
-  /** The worker's engine kind: it consumes that kind's task queues only. */
+  /** The worker's engine kind: its task jobs run on that engine. */
   engineKind: EngineKind;
+  /** The queues it consumes (its pool's: poolQueues). */
+  queues: readonly string[];
   /** Jobs at once per queue name (default 1). */
   concurrency: Partial<Record<string, number>>;
   /** A job whose worker died is picked up again after the lock expires and a stalled check. */
@@ -24,14 +33,22 @@ export interface QueueWorkersOptions {
   logger: Logger;
 }
 
-/** The queues this engine kind's job types run on. */
-export function consumedQueues(kind: EngineKind): string[] {
-  return [...new Set(Object.values(JOB_NAMES).flatMap((name) => jobQueues(name, kind)))];
+/**
+ * The queues a worker of this pool and engine kind takes: the photo checks, its engine kind's task
+ * queues (never another kind's: a CPU worker never takes a GPU job), or both (`all`).
+ */
+export function poolQueues(pool: WorkerPool, kind: EngineKind): string[] {
+  const tasks = (Object.keys(TASK_QUEUE_FAMILIES) as TaskType[]).map((type) =>
+    taskQueueName(type, kind),
+  );
+  if (pool === 'photo-checks') return [QUEUES.photoChecks];
+  if (pool === 'all') return [...tasks, QUEUES.photoChecks];
+  return tasks;
 }
 
 /** One BullMQ worker per consumed queue, dispatching each job to its handler by name. */
 export function startQueueWorkers(handlers: JobHandlers, options: QueueWorkersOptions): Worker[] {
-  return consumedQueues(options.engineKind).map((queue) => {
+  return options.queues.map((queue) => {
     const worker = new Worker(
       queue,
       (job, token) =>

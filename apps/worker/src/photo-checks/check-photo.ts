@@ -13,7 +13,7 @@ import {
 
 export interface CheckPhotoDeps {
   db: Db;
-  analyzer: () => Promise<PhotoAnalyzer>;
+  analyzer: Pick<PhotoAnalyzer, 'analyzePhoto'>;
   storage: Pick<Storage, 'localFile'>;
   logger: Logger;
 }
@@ -40,7 +40,7 @@ export async function checkPhoto(deps: CheckPhotoDeps, job: CheckPhotoJob): Prom
   let analysis: PhotoAnalysis | undefined;
   const copy = await deps.storage.localFile(photo.optimized_key);
   try {
-    const measured = await (await deps.analyzer()).analyzePhoto(copy.path);
+    const measured = await deps.analyzer.analyzePhoto(copy.path);
     // The resolution check is about the photo as uploaded, not the 1024 px working copy.
     analysis = { ...measured, width: photo.width, height: photo.height };
   } catch (error) {
