@@ -224,7 +224,7 @@ try {
   // The worker is ready when its engine and face models are loaded: one user walks first, unmeasured.
   await journey(base, `warm-up@example.com`, photos);
 
-  const rounds = [];
+  const rounds: Round[] = [];
   const cores = machine().cores;
   for (const users of USER_COUNTS) {
     // The spare engine the previous round's last training left is ready again.
@@ -276,9 +276,27 @@ try {
     };
     console.log(JSON.stringify(round_));
     rounds.push(round_);
+    // Written after each round: a long run that is stopped keeps the rounds it finished.
+    report(rounds, photos.length, cores);
   }
+} finally {
+  await Promise.all([stop(api), stop(worker)]);
+  await dropDatabase(adminUrl, database).catch(() => undefined);
+  await rm(work, { recursive: true, force: true });
+}
 
-  const result = { label: LABEL, machine: machine(), photos_per_user: photos.length, rounds };
+interface Round {
+  users: number;
+  journey_s: { median: number; max: number; all: number[] };
+  last_upload_to_last_check_s: { median: number; max: number };
+  cpu_s: { api: number; worker: number; engine: number; total: number; per_journey: number };
+  cpu_floor_s: number;
+  round_wall_s: number;
+  load_average: { before: number[]; after: number[] };
+}
+
+function report(rounds: Round[], photosPerUser: number, cores: number): void {
+  const result = { label: LABEL, machine: machine(), photos_per_user: photosPerUser, rounds };
   const rows = rounds
     .map(
       (r) =>
@@ -292,7 +310,7 @@ try {
 
 Machine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memory_gib} GiB, Node ${result.machine.node}; ${result.machine.date}.
 Built API + worker + studio engine on one machine (real Postgres, Redis, face checks, training).
-Each user: sign up, buy a training (test card), open a session, upload ${photos.length} photos one
+Each user: sign up, buy a training (test card), open a session, upload ${photosPerUser} photos one
 after another, poll the checks every ${POLL_MS} ms until none is pending, complete the session,
 start training, poll until the model is trained. CPU-seconds are the API's, the worker's and its
 engine processes' (from /proc), for the whole round; the floor is those seconds / ${cores} cores,
@@ -307,8 +325,4 @@ Target: median under 30 s for 12 users, or within 25% of the CPU floor. Regenera
 \`JOURNEY_LABEL=${LABEL} bash bench/run.sh journeys\`.
 `,
   );
-} finally {
-  await Promise.all([stop(api), stop(worker)]);
-  await dropDatabase(adminUrl, database).catch(() => undefined);
-  await rm(work, { recursive: true, force: true });
 }
