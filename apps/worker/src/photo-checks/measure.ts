@@ -1,7 +1,8 @@
 /**
  * Timing of the photo checks: not a test (no assertions), a measurement to re-run on the target
  * machine. Prints model load time and per-photo times over a set of 20 photos at the size the
- * upload optimiser produces (1024 px long side, JPEG).
+ * upload optimiser produces (1024 px long side, JPEG), and the CPU-seconds per photo, whole and
+ * for the face detector alone (CPU time, unlike wall time, barely moves on a busy machine).
  *
  *   pnpm --filter @studioshot/worker exec tsx src/photo-checks/measure.ts
  */
@@ -44,13 +45,37 @@ const analyzer = await createPhotoAnalyzer();
 const loadMs = performance.now() - loadStart;
 const importMs = loadStart - importStart;
 
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 const times: number[] = [];
 const analyses = [];
 const setStart = performance.now();
+const setCpuStart = cpuSeconds();
 for (const file of photos) {
   const start = performance.now();
   analyses.push(await analyzer.analyzePhoto(file));
   times.push(performance.now() - start);
+}
+const cpuPerPhoto = (cpuSeconds() - setCpuStart) / photos.length;
+// The SSD MobileNet detector alone, on the same decoded photos, as analyzePhoto runs it once.
+const faceapi = await import('@vladmandic/face-api/dist/face-api.node-wasm.js');
+let detectorCpu = 0;
+for (const file of photos) {
+  const { data, info } = await sharp(file, { autoOrient: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const input = faceapi.tf.tensor3d(
+    new Uint8Array(data.buffer, data.byteOffset, data.length),
+    [info.height, info.width, 3],
+    'int32',
+  );
+  const start = cpuSeconds();
+  await faceapi.ssdMobilenetv1(input, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 }));
+  detectorCpu += cpuSeconds() - start;
+  input.dispose();
 }
 const checkStart = performance.now();
 const verdicts = checkPhotoSet(analyses);
@@ -77,3 +102,9 @@ console.log(
   `per photo    median ${ms(median)}, p90 ${ms(at(0.9))}, min ${ms(at(0))}, max ${ms(at(1))}`,
 );
 console.log(`whole set    ${ms(setMs)} one after another (checkPhotoSet ${checkMs.toFixed(1)} ms)`);
+console.log(
+  `CPU          ${cpuPerPhoto.toFixed(3)} CPU-s per photo, of which the face detector ${(detectorCpu / photos.length).toFixed(3)} (load average ${os
+    .loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ')})`,
+);
