@@ -136,7 +136,11 @@ async function journey(base: string, email: string, photos: Buffer[]): Promise<J
   const uploadsStarted = performance.now();
   for (const [i, photo] of photos.entries()) {
     const form = new FormData();
-    form.append('file', new Blob([photo], { type: 'image/jpeg' }), `photo-${i}.jpg`);
+    form.append(
+      'file',
+      new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }),
+      `photo-${i}.jpg`,
+    );
     const res = await fetch(`${base}/api/v1/upload/file/${sessionId}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}` },

@@ -10,7 +10,7 @@ import { Queue, Worker, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { startQueueWorkers } from '../apps/worker/src/jobs/queue-workers.js';
+import { poolQueues, startQueueWorkers } from '../apps/worker/src/jobs/queue-workers.js';
 import type { JobHandlers } from '../apps/worker/src/jobs/registry.js';
 import { machine, median, requireEnv, writeResult } from './common.js';
 
@@ -66,6 +66,7 @@ async function drain(kind: 'ours' | 'bare', concurrency: number): Promise<number
       connection,
       prefix,
       engineKind: 'studio',
+      queues: poolQueues('studio', 'studio'),
       concurrency: { [TRAINING_QUEUE]: concurrency },
       lockDurationMs: 30_000,
       stalledIntervalMs: 30_000,
