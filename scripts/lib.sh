@@ -213,8 +213,12 @@ ensure_redis() {
 ensure_local_secrets() {
   local file="$LOCAL/secrets.env"
   if [ ! -f "$file" ]; then
-    umask 077
-    printf 'JWT_SECRET=%s\n' "$(node -e 'console.log(require("crypto").randomBytes(48).toString("base64url"))')" >"$file"
+    # Only this file is private: a umask left on the shell would make every later file (a test's
+    # temporary web root, say) unreadable to other users.
+    (
+      umask 077
+      printf 'JWT_SECRET=%s\n' "$(node -e 'console.log(require("crypto").randomBytes(48).toString("base64url"))')" >"$file"
+    )
   fi
   set -a
   # shellcheck disable=SC1090

@@ -38,8 +38,9 @@ beforeAll(async () => {
   // With the web app's files served by the API too (`npm start`), as the widest public surface.
   webDist = await mkdtemp(path.join(tmpdir(), 'studioshot-web-'));
   await writeFile(path.join(webDist, 'index.html'), '<!doctype html><title>Studioshot</title>');
-  // nginx started as root serves files as an unprivileged user.
+  // nginx started as root serves files as an unprivileged user, whatever the umask.
   await chmod(webDist, 0o755);
+  await chmod(path.join(webDist, 'index.html'), 0o644);
   t = await createTestApp({ WEB_DIST: webDist });
   publicServer = createHttpServer(t.c).server;
   await new Promise<void>((resolve) => publicServer.listen(0, '127.0.0.1', resolve));
