@@ -1,9 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigation } from 'react-router';
 
-/** How long to wait for a new page's heading (lazy pages render a moment after navigating). */
-const HEADING_WAIT_MS = 3000;
-
 /**
  * A route change is silent for screen readers and leaves focus on the link that was clicked.
  * After each navigation (not the first load) this moves focus to the new page's first heading
@@ -22,9 +19,18 @@ export function RouteAnnouncer() {
     const main = document.getElementById('main');
     if (!main) return;
     let done = false;
+    // A lazy page renders its heading a moment after navigating, longer on a busy device: wait
+    // for it however long it takes, unless the user has moved the focus themselves meanwhile.
+    const focusedAtNavigation = document.activeElement;
     const focusHeading = () => {
+      if (done) return true;
+      const active = document.activeElement;
+      if (active !== focusedAtNavigation && active !== document.body && active !== null) {
+        done = true;
+        return true;
+      }
       const heading = main.querySelector<HTMLElement>('h1');
-      if (!heading || done) return false;
+      if (!heading) return false;
       done = true;
       if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
       heading.focus({ preventScroll: true });
@@ -36,11 +42,9 @@ export function RouteAnnouncer() {
       if (focusHeading()) observer.disconnect();
     });
     observer.observe(main, { childList: true, subtree: true });
-    const timer = setTimeout(() => observer.disconnect(), HEADING_WAIT_MS);
     return () => {
       done = true;
       observer.disconnect();
-      clearTimeout(timer);
     };
     // A new page is a new pathname: a query change on the same page keeps focus where it is.
   }, [location.pathname, navigation.state]);
