@@ -29,8 +29,10 @@ export function RouteAnnouncer() {
         done = true;
         return true;
       }
+      // A loading state's heading ("Checking your account...") is replaced by the page's own:
+      // focus there would fall to the page when it goes.
       const heading = main.querySelector<HTMLElement>('h1');
-      if (!heading) return false;
+      if (!heading || heading.closest('[aria-busy="true"]')) return false;
       done = true;
       if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
       heading.focus({ preventScroll: true });
