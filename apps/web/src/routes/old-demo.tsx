@@ -53,7 +53,7 @@ export function Component() {
           {professionals
             ? `Join ${professionals} who upgraded their profile photo with Studioshot.`
             : 'See how one everyday photo becomes a studio headshot.'}
-          {source && <span className="block text-xs text-stone-500">{source}</span>}
+          {source && <span className="block text-xs text-stone-600">{source}</span>}
         </p>
       </header>
 
