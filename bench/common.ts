@@ -131,3 +131,21 @@ export async function trainingUser(base: string, email: string): Promise<string>
   });
   return token;
 }
+
+/** Uploads one JPEG into a session as the upload page does (one multipart file per request). */
+export async function uploadPhoto(
+  base: string,
+  token: string,
+  sessionId: string,
+  bytes: Uint8Array,
+  name: string,
+): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), name);
+  const res = await fetch(`${base}/api/v1/upload/file/${sessionId}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+}

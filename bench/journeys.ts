@@ -30,6 +30,7 @@ import {
   startNode,
   stop,
   trainingUser,
+  uploadPhoto,
   waitForHttp,
   writeResult,
 } from './common.js';
@@ -134,20 +135,8 @@ async function journey(base: string, email: string, photos: Buffer[]): Promise<J
     { expected_files: photos.length, session_type: 'training' },
   );
   const uploadsStarted = performance.now();
-  for (const [i, photo] of photos.entries()) {
-    const form = new FormData();
-    form.append(
-      'file',
-      new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }),
-      `photo-${i}.jpg`,
-    );
-    const res = await fetch(`${base}/api/v1/upload/file/${sessionId}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: form,
-    });
-    if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
-  }
+  for (const [i, photo] of photos.entries())
+    await uploadPhoto(base, token, sessionId, photo, `photo-${i}.jpg`);
   const lastUpload = performance.now();
   for (;;) {
     const status = await apiCall<{ checks_pending: number; usable_files: number }>(

@@ -15,6 +15,7 @@ import {
   startNode,
   stop,
   trainingUser,
+  uploadPhoto,
   waitForHttp,
   writeResult,
 } from './common.js';
@@ -80,20 +81,8 @@ try {
       },
     );
     const started = performance.now();
-    for (const file of files) {
-      const form = new FormData();
-      form.append(
-        'file',
-        new Blob([await sharp(file).toBuffer()], { type: 'image/jpeg' }),
-        path.basename(file),
-      );
-      const res = await fetch(`${base}/api/v1/upload/file/${session_id}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-        body: form,
-      });
-      if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
-    }
+    for (const file of files)
+      await uploadPhoto(base, token, session_id, await sharp(file).toBuffer(), path.basename(file));
     const lastUpload = performance.now();
     for (;;) {
       const status = await apiCall<{ checks_pending: number; usable_files: number }>(
