@@ -112,7 +112,7 @@ ensure_uv() {
 ensure_flux_engine() {
   local venv="$ENGINE_DIR/.venv-flux" stamp
   command -v python3 >/dev/null || die "Python 3.11 is required (python3 not found)"
-  stamp="$(cat "$ENGINE_DIR/requirements-flux.lock" "$ENGINE_DIR/pyproject.toml" | sha256sum | cut -c1-16)"
+  stamp="$(cat "$ENGINE_DIR/requirements-flux.lock" "$ENGINE_DIR/requirements-dev.lock" "$ENGINE_DIR/pyproject.toml" | sha256sum | cut -c1-16)"
   if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.stamp" 2>/dev/null)" = "$stamp" ]; then return; fi
   ensure_uv
   log "creating the flux engine's Python virtualenv (torch, diffusers, peft)"
@@ -120,8 +120,9 @@ ensure_flux_engine() {
   export UV_CACHE_DIR="${UV_CACHE_DIR:-$LOCAL/uv-cache}" UV_NATIVE_TLS=1
   rm -rf "$venv"
   "$UV" venv -q --python "$(command -v python3)" "$venv"
-  VIRTUAL_ENV="$venv" "$UV" pip sync -q "$ENGINE_DIR/requirements-flux.lock" ||
-    die "installing the flux engine's dependencies failed (apps/worker/engine/requirements-flux.lock)"
+  # With the engine's checks (ruff, mypy: requirements-dev.lock), so that mypy sees torch's types.
+  VIRTUAL_ENV="$venv" "$UV" pip sync -q "$ENGINE_DIR/requirements-flux.lock" "$ENGINE_DIR/requirements-dev.lock" ||
+    die "installing the flux engine's dependencies failed (apps/worker/engine/requirements-flux.lock, requirements-dev.lock)"
   VIRTUAL_ENV="$venv" "$UV" pip install -q --no-deps -e "$ENGINE_DIR" ||
     die "installing the engine package into the flux virtualenv failed"
   echo "$stamp" >"$venv/.stamp"

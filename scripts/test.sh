@@ -33,6 +33,10 @@ pnpm exec eslint . --max-warnings 0
 pnpm exec prettier --check . --log-level warn
 # Import cycles over the apps and packages, type imports included (.dependency-cruiser.cjs).
 pnpm exec depcruise apps packages --config .dependency-cruiser.cjs --output-type err
+# The engine's Python: ruff and mypy (pyproject.toml's settings), from its dev lock.
+"$ENGINE_DIR/.venv-flux/bin/ruff" check --quiet apps/worker/engine
+"$ENGINE_DIR/.venv-flux/bin/ruff" format --check --quiet apps/worker/engine
+(cd apps/worker/engine && .venv-flux/bin/mypy studioshot_engine)
 
 # infra/k8s: every overlay built offline and every object validated strictly (scripts/lib.sh).
 step "kubernetes manifests"

@@ -202,5 +202,11 @@ def test_a_runs_log_lines_name_its_job_and_the_request_that_caused_it(pipe: tupl
             "job_id": TRAIN["job_id"],
             "request_id": "req-0123456789",
         },
-        {"v": PROTOCOL_VERSION, "type": "log", "level": "info", "message": "generate started", "job_id": GENERATE["job_id"]},
+        {
+            "v": PROTOCOL_VERSION,
+            "type": "log",
+            "level": "info",
+            "message": "generate started",
+            "job_id": GENERATE["job_id"],
+        },
     ]

@@ -199,7 +199,9 @@ def cut_above_the_brow(tmp_path_factory: pytest.TempPathFactory, trainer: Any) -
 
 def test_a_set_no_portrait_frames_is_dropped_whole(cut_above_the_brow: Path, tmp_path: Path) -> None:
     job = RecordingJob()
-    params = generate_params(cut_above_the_brow, tmp_path, studio=load_templates()[0]["variants"][0]["studio"], size=512)
+    params = generate_params(
+        cut_above_the_brow, tmp_path, studio=load_templates()[0]["variants"][0]["studio"], size=512
+    )
     summary = StudioGenerator().generate(job, params)
     assert summary["images"] == 0 and summary["dropped"] == 4
     assert job.of_kind("artifact") == []

@@ -98,7 +98,7 @@ def test_the_words_name_what_they_change() -> None:
 
 
 def generate_with(
-    model: Path, output: Path, job_id: str, template: dict[str, Any], prompt: str, shapes: bool
+    model: Path, output: Path, job_id: str, template: dict[str, Any], prompt: str, *, shapes: bool
 ) -> dict[str, Any]:
     message = generate_message(job_id, model, output, count=1, size=256)
     message["params"].update(
@@ -118,7 +118,7 @@ def test_the_engine_process_renders_every_offered_prompt_differently_from_its_te
     model = tmp_path / "model" / "model.npz"
 
     def render(job_id: str, template: dict[str, Any], prompt: str, *, shapes: bool) -> np.ndarray:
-        engine.send(generate_with(model, tmp_path / job_id, job_id, template, prompt, shapes))
+        engine.send(generate_with(model, tmp_path / job_id, job_id, template, prompt, shapes=shapes))
         messages = engine.receive_until("result", "error")
         assert messages[-1]["type"] == "result", messages[-1]
         (image,) = [message for message in messages if message["type"] == "artifact"]

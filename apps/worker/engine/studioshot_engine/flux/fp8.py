@@ -39,6 +39,11 @@ def _linear_class() -> type:
     class Fp8Linear(torch.nn.Module):
         """A frozen linear layer that multiplies in fp8 with row-wise scales."""
 
+        # Buffers (register_buffer), declared so that they read as tensors, not as Module attributes.
+        master: torch.Tensor
+        weight_fp8: torch.Tensor
+        weight_scale: torch.Tensor
+
         def __init__(self, linear: torch.nn.Linear) -> None:
             super().__init__()
             self.in_features, self.out_features = linear.in_features, linear.out_features

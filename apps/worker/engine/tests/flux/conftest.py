@@ -13,11 +13,11 @@ from pathlib import Path
 # starts (here, before torch is imported; engine processes inherit it through flux_env).
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 
-import pytest  # noqa: E402
-import torch  # noqa: E402
-from flux_support import offline  # noqa: E402
+import pytest
+import torch
+from flux_support import offline
 
-from studioshot_engine.flux.random_weights import save_tiny_weights  # noqa: E402
+from studioshot_engine.flux.random_weights import save_tiny_weights
 
 # The tiny models gain nothing from a second thread, and on a busy two-core machine the two spin
 # against each other (measured: 2x slower).

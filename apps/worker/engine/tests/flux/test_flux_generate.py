@@ -8,12 +8,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from flux_support import Recorder, astronaut_photos, flux_settings, other_person_photos
 from PIL import Image
+from safetensors.torch import load_file
 
+from studioshot_engine.flux.fp8 import fp8_supported, merge_lora, quantize_transformer
 from studioshot_engine.flux.generate import FluxGenerator, seed_for_image
+from studioshot_engine.flux.lora import read_facts
+from studioshot_engine.flux.settings import load_settings
+from studioshot_engine.flux.speed import compile_blocks, compile_enabled
 from studioshot_engine.flux.training import FluxTrainer
-from studioshot_engine.flux.weights import resolve_runtime
+from studioshot_engine.flux.weights import Runtime, load_pipeline, resolve_runtime
 from studioshot_engine.jobs import BadInput, JobCancelled
 from studioshot_engine.protocol import GenerateParams, TrainParams
 
@@ -200,12 +206,6 @@ def test_fp8_merges_each_users_lora_into_the_quantized_layers_without_drift(
     """ENGINE_FLUX_FP8's weights (fp8 tensor cores are GPU-only; the weights' arithmetic is not): a
     LoRA merged into a layer gives master + alpha/rank * B @ A to fp8's precision, and going back to
     the base model after any number of users gives the very bytes the first quantization did."""
-    import torch
-    from safetensors.torch import load_file
-
-    from studioshot_engine.flux.fp8 import merge_lora, quantize_transformer
-    from studioshot_engine.flux.lora import read_facts
-    from studioshot_engine.flux.weights import load_pipeline
 
     settings = flux_settings(flux_weights)
     transformer = load_pipeline(settings, resolve_runtime(settings)).transformer
@@ -258,11 +258,6 @@ def test_fp8_on_a_machine_without_fp8_tensor_cores_says_so_and_generates_in_full
 
 
 def test_compilation_is_on_by_default_on_a_gpu_only() -> None:
-    import torch
-
-    from studioshot_engine.flux.settings import load_settings
-    from studioshot_engine.flux.speed import compile_enabled
-    from studioshot_engine.flux.weights import Runtime
 
     gpu = Runtime(device=torch.device("cuda"), dtype=torch.bfloat16)
     cpu = Runtime(device=torch.device("cpu"), dtype=torch.float32)
@@ -277,7 +272,6 @@ def test_compiled_blocks_trace_whole_and_generate_the_images_uncompiled_ones_do(
     """What compiling does before Inductor, on any machine: dynamo traces each repeated block
     whole (a graph break fails, as with Inductor in production), with the LoRA slot in place and
     swapped between users. Dynamo's "eager" backend then runs the traced graphs as they are."""
-    from studioshot_engine.flux.speed import compile_blocks
 
     plain = make_generator(flux_weights)
     compiled = make_generator(flux_weights, ENGINE_FLUX_COMPILE_CACHE_DIR=str(tmp_path / "cache"))
@@ -301,7 +295,11 @@ def test_on_a_gpu_the_compiled_engine_generates_what_the_uncompiled_one_does(
     compiled = make_generator(
         flux_weights, ENGINE_FLUX_COMPILE="on", ENGINE_FLUX_COMPILE_CACHE_DIR=str(tmp_path / "cache")
     )
-    for user, model, size in (("astronaut", loras["astronaut"], 128), ("other", loras["other"], 256), ("base", None, 128)):
+    for user, model, size in (
+        ("astronaut", loras["astronaut"], 128),
+        ("other", loras["other"], 256),
+        ("base", None, 128),
+    ):
         expected, got = Recorder(), Recorder()
         plain.generate(expected, request(tmp_path / f"plain-{user}", model, count=2, size=size))
         compiled.generate(got, request(tmp_path / f"compiled-{user}", model, count=2, size=size))
@@ -316,9 +314,6 @@ def test_on_a_gpu_the_compiled_engine_generates_what_the_uncompiled_one_does(
 def test_on_a_gpu_with_fp8_tensor_cores_fp8_generates_close_to_bf16(
     flux_weights: Path, loras: dict[str, Path], tmp_path: Path
 ) -> None:
-    import torch
-
-    from studioshot_engine.flux.fp8 import fp8_supported
 
     if not fp8_supported(torch.device("cuda")):
         pytest.skip(f"needs fp8 tensor cores: {torch.cuda.get_device_name()} has none")
