@@ -59,7 +59,7 @@ export default tseslint.config(
       ],
     },
   },
-  // Layer boundaries (ARCHITECTURE.md). Each rule has a planted import that must make it fire
+  // Layer boundaries (docs/internals.md, "API layering"). Each rule has a planted import that must make it fire
   // (apps/api/test/layer-rules.test.ts); none may be switched off with a disable comment.
   {
     files: [

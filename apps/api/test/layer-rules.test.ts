@@ -1,4 +1,4 @@
-// The checks that keep the structure (ARCHITECTURE.md, 'Layers'): each eslint boundary rule and
+// The checks that keep the structure (docs/internals.md, 'API layering'): each eslint boundary rule and
 // the import-cycle check is shown firing on one planted bad import, beside a good one it lets
 // through, and no source file switches one of them off.
 import { cruise, type IConfiguration } from 'dependency-cruiser';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The worker <-> engine protocol (ARCHITECTURE.md, "Jobs"; apps/worker/engine/README.md):
+ * The worker <-> engine protocol (docs/internals.md, "Jobs"; apps/worker/engine/README.md):
  * newline-delimited JSON on fd 3, each message `{v, type, ...}`. Defined once here; the Python
  * side validates commands against `engine-protocol.schema.json`, generated from these schemas
  * (`pnpm --filter @studioshot/contracts run schema`, checked by a test), and both sides replay the
