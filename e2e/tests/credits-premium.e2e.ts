@@ -183,7 +183,8 @@ describe("the 'Premium: Custom Prompt' box on /generate", () => {
     const free = await register(product.api, 'Emmy');
     await seedTrainedUser(free.user.id);
     await setCredits(free.user.id, 7);
-    // Premium monthly, bought with the test card: still no box (annual only, spec section 6).
+    // Premium monthly, bought with the test card: still no box (annual only,
+    // docs/spec/screens.md#6-roles).
     const monthly = await register(product.api, 'Sofia');
     await seedTrainedUser(monthly.user.id);
     await buyPremium(monthly);

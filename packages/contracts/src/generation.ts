@@ -10,7 +10,8 @@ import {
 } from './training.js';
 
 /**
- * Generation (spec 7.5): every Generate call queues one generation task (a `generation`, or a
+ * Generation (docs/spec/calls.md#75-generation): every Generate call queues one generation task (a
+ * `generation`, or a
  * `batch_generation` of several templates), reserves its credits in the ledger in the same
  * transaction, and answers once the images are there or the wait runs out.
  *

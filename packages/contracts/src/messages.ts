@@ -144,7 +144,8 @@ export const MESSAGES = {
   checksStillRunning: 'We are still checking your photos. Try again in a few seconds.',
   planRequired: 'Choose a plan to train your personal model.',
   trainingLimit: 'Training limit reached. Please upgrade your plan.',
-  // Training and queue (spec 7.4, 7.7 and the error catalogue)
+  // Training and queue (docs/spec/calls.md#74-training, docs/spec/calls.md#77-queue,
+  // docs/spec/errors.md)
   trainingStartFailed: 'Failed to start training',
   trainingNotFound: 'Training model not found',
   trainingStatusFailed: 'Failed to fetch training status',

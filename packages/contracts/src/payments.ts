@@ -90,7 +90,10 @@ export const ZConfirmPaymentResponseSchema = z.object({
 export const ZTestCardConfirmRequestSchema = z.strictObject({
   payment_intent_id: intentId,
   client_secret: token(255),
-  /** Complete as the card form requires (spec 5); the number's check digit is the card's. */
+  /**
+   * Complete as the card form requires (docs/spec/screens.md#5-validation); the number's check
+   * digit is the card's.
+   */
   card: z.strictObject({
     /** 15 to 19 digits, grouped by single spaces as the form shows them ("4242 4242 ..."). */
     number: z.string().regex(/^(?:[0-9] ?){14,18}[0-9]$/, MESSAGES.cardIncomplete),

@@ -4,7 +4,8 @@ import { requiredText, text } from './text.js';
 import { ZUserModelSchema } from './upload.js';
 
 /**
- * Training and the queue (spec 7.4 and 7.7). A training run is a queue task of type `training`;
+ * Training and the queue (docs/spec/calls.md#74-training, docs/spec/calls.md#77-queue). A training
+ * run is a queue task of type `training`;
  * its task id is also its model's id, so /training/{id}, the jobs list and the dashboard's models
  * all speak of one id.
  */
@@ -27,7 +28,10 @@ export const TASK_STATUSES = [
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const FINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
 
-/** The training job status the client reads (spec 4): pending, training, completed, failed. */
+/**
+ * The training job status the client reads (docs/spec/calls.md#4-states): pending, training,
+ * completed, failed.
+ */
 export const TRAINING_STATUSES = ['pending', 'training', 'completed', 'failed'] as const;
 export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 
@@ -79,7 +83,7 @@ export const ZTrainingHistoryResponseSchema = z.object({
   training_sessions: z.array(ZTrainingJobSchema),
 });
 
-/** The Model entity (spec 3), as the models lists show it. */
+/** The Model entity (docs/spec/screens.md#3-entities), as the models lists show it. */
 export type UserModel = z.infer<typeof ZUserModelSchema>;
 
 /** GET /models/status: the user's models and where their training stands. */

@@ -37,7 +37,8 @@ function isPlanType(value: string): value is PlanType {
 }
 
 /**
- * Upgrades (spec 7.6 create-upgrade). A subscriber moving up pays the difference between the two
+ * Upgrades (docs/spec/calls.md#76-payments, create-upgrade). A subscriber moving up pays the
+ * difference between the two
  * plans for the rest of the current period (packages/pricing proration.ts) and keeps the period;
  * a user with no running subscription buys the plan as a new one. A payment only ever raises the
  * plan: lower or equal targets are refused, and a paid upgrade applies only from the plan and

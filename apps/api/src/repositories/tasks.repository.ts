@@ -18,7 +18,10 @@ export interface RunDurations {
 /** How many recent completed tasks the median run time is taken over. */
 const DURATION_SAMPLE = 50;
 
-/** Queue tasks of every type (spec 7.7): the system of record for work the fleet does. */
+/**
+ * Queue tasks of every type (docs/spec/calls.md#77-queue): the system of record for work the fleet
+ * does.
+ */
 export class TasksRepository {
   constructor(private readonly db: Db) {}
 

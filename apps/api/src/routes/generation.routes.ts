@@ -80,7 +80,10 @@ const GENERATE = {
   errors: [402, 403, 404, 409, 502, 503],
 } as const satisfies Omit<RouteSpec, 'path' | 'summary'>;
 
-/** Spec 7.5, with the unprefixed /models/*, /inference/*, /generation/* and /images/* paths. */
+/**
+ * docs/spec/calls.md#75-generation, with the unprefixed /models/*, /inference/*, /generation/* and
+ * /images/* paths.
+ */
 export function generationRoutes(
   api: DeclaringRouter,
   deps: {

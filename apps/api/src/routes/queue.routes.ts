@@ -30,7 +30,10 @@ const idempotencyHeader = z.object({
   ),
 });
 
-/** Spec 7.7: every call needs a signed-in user, but the public estimate the landing page shows. */
+/**
+ * docs/spec/calls.md#77-queue: every call needs a signed-in user, but the public estimate the
+ * landing page shows.
+ */
 export function queueRoutes(api: DeclaringRouter, queue: QueueService): void {
   api.route(
     {

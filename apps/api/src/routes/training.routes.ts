@@ -11,7 +11,9 @@ import { z } from 'zod';
 import type { DeclaringRouter } from '../http/declare.js';
 import type { TrainingService } from '../services/training.service.js';
 
-/** Spec 7.4, with the unprefixed /models/* paths the spec's client also calls. */
+/**
+ * docs/spec/calls.md#74-training, with the unprefixed /models/* paths the spec's client also calls.
+ */
 export function trainingRoutes(api: DeclaringRouter, training: TrainingService): void {
   for (const path of ['/api/v1/training/start', '/models/start-training']) {
     api.route(

@@ -8,7 +8,8 @@ import type { QueueService } from './queue.service.js';
 
 /**
  * The fleet page's figures: the workers online and what each runs, GPU seconds since midnight
- * (UTC), and the monitoring figures of spec 7.7 (cost projection, waits, queues) as they are.
+ * (UTC), and the monitoring figures of docs/spec/calls.md#77-queue (cost projection, waits, queues)
+ * as they are.
  */
 export class FleetService {
   constructor(

@@ -120,7 +120,8 @@ export interface GenerationAnswer {
 }
 
 /**
- * Generation (spec 7.5): accepts a generation (its task, its row and its credits' reservation in
+ * Generation (docs/spec/calls.md#75-generation): accepts a generation (its task, its row and its
+ * credits' reservation in
  * one transaction, once per idempotency key), queues it on its model's engine kind, and waits
  * for it on the task events stream; serves, lists, favourites and deletes the images.
  */

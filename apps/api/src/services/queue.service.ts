@@ -53,7 +53,7 @@ export type QueueOverview = z.infer<typeof ZQueueOverviewSchema>;
 export type QueueHealth = z.infer<typeof ZQueueHealthSchema>;
 export type WaitTimeEstimate = z.infer<typeof ZWaitTimeEstimateSchema>;
 
-/** The task queue of spec 7.7: the user's tasks and the fleet's queues. */
+/** The task queue of docs/spec/calls.md#77-queue: the user's tasks and the fleet's queues. */
 export class QueueService {
   /** The public estimate, read at most once per max-age (a failed read is not kept). */
   private publicEstimateCache: { until: number; estimate: Promise<PublicWaitEstimate> } | undefined;

@@ -28,7 +28,9 @@ import { toUserModel } from './uploads.service.js';
 /** What a training says until a worker takes it. */
 const QUEUED_MESSAGE = 'Waiting for a GPU worker';
 
-/** The training job status the client reads, from its task's status (spec 4). */
+/**
+ * The training job status the client reads, from its task's status (docs/spec/calls.md#4-states).
+ */
 const TRAINING_STATUS: Record<TaskStatus, TrainingStatus> = {
   pending: 'pending',
   queued: 'pending',

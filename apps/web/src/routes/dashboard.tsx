@@ -44,7 +44,7 @@ import { queryClient } from '../lib/query-client';
 
 /** The dashboard refreshes the profile and models every 10 s (api spec, sections 7.2 and 9). */
 const DASHBOARD_REFRESH_MS = 10_000;
-/** Refresh 2 s after a training change (api spec 9), on trainingStatusChanged. */
+/** Refresh 2 s after a training change (docs/spec/constants.md), on trainingStatusChanged. */
 const TRAINING_CHANGE_REFRESH_MS = 2_000;
 const MODELS_LOAD_FAILED = 'Failed to load your models. Please try again.';
 

@@ -4,7 +4,8 @@ import { sql, type Kysely } from 'kysely';
 type Db = Kysely<any>;
 
 /**
- * Queue tasks (spec 7.7): the system of record for work the fleet does. BullMQ carries only the
+ * Queue tasks (docs/spec/calls.md#77-queue): the system of record for work the fleet does. BullMQ
+ * carries only the
  * task id; status, progress and the GPU seconds really used live here. A training task's id is
  * its model's id.
  */

@@ -337,7 +337,10 @@ const CARD_NUMBER_INCORRECT = 'Your card number is incorrect.';
 /** What the card itself fails on (Stripe's card errors, 402), not the form. */
 const CARD_ERRORS = new Set([CARD_EXPIRED, CARD_NUMBER_INCORRECT]);
 
-/** The card form's completeness rules (spec 5), checked again on the server. */
+/**
+ * The card form's completeness rules (docs/spec/screens.md#5-validation), checked again on the
+ * server.
+ */
 export function cardProblem(card: TestCard, now = new Date()): string | undefined {
   const number = card.number.replace(/\s/g, '');
   if (!/^\d{15,19}$/.test(number) || !card.name.trim() || !/^\d{3,4}$/.test(card.cvc)) {

@@ -1,4 +1,4 @@
-/** The post-payment page begins its generation after a 2-second wait (api spec 9). */
+/** The post-payment page begins its generation after a 2-second wait (docs/spec/constants.md). */
 export const RESULTS_START_DELAY_MS = 2000;
 
 /** setTimeout and clearTimeout, injectable so tests can drive time by hand. */

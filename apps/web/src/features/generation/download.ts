@@ -2,7 +2,7 @@
  * Image download behaviour (product spec): fetch the image as a blob and save it, with a
  * save-file picker on desktop, a share sheet on mobile, a plain download as the fallback, and if
  * even that fails, the image in a new tab with an instruction. Bulk downloads are spaced 500 ms
- * apart on desktop and 800 ms on mobile (api spec 9), so browsers do not drop any.
+ * apart on desktop and 800 ms on mobile (docs/spec/constants.md), so browsers do not drop any.
  */
 
 export const BULK_SPACING_DESKTOP_MS = 500;

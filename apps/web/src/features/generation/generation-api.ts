@@ -14,7 +14,10 @@ import {
 import { api } from '../../lib/api';
 import { ApiError } from '../../lib/api-client';
 
-/** The generation calls of api spec 7.5, each answer checked against its contract. */
+/**
+ * The generation calls of docs/spec/calls.md#75-generation, each answer checked against its
+ * contract.
+ */
 
 export type { GeneratedImage, GeneratedImagesResponse, GenerationResult, Style };
 

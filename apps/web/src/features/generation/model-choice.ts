@@ -4,7 +4,10 @@ import { useUserModels } from '../training/hooks';
 import type { UserModel } from '../training/training-api';
 import { shortId } from '../training/training-logic';
 
-/** Model data refreshes on focus and every 30 s on the generation pages (api spec 7.5). */
+/**
+ * Model data refreshes on focus and every 30 s on the generation pages
+ * (docs/spec/calls.md#75-generation).
+ */
 const MODELS_REFRESH_MS = 30_000;
 
 /** The model a page was sent to generate with (`{modelId}` in the navigation state), if any. */

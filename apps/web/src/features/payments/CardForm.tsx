@@ -66,7 +66,8 @@ function listOf(fields: CardField[]): string {
 }
 
 /**
- * The test-mode card form (product spec 4 and 5). Each field is checked as it is typed: a field
+ * The test-mode card form (docs/spec/screens.md#4-states-and-transitions,
+ * docs/spec/screens.md#5-validation). Each field is checked as it is typed: a field
  * shows its problem once it has been left (or at once when no more typing can fix it, such as
  * month 13), marked aria-invalid and described by the message. Pay reads as disabled until the card
  * is complete and says what is missing; Enter in a field pays once it is complete.

@@ -18,7 +18,10 @@ import {
 } from '@studioshot/contracts';
 import { api } from '../../lib/api';
 
-/** Upgrades, resuming a created intent, the billing history and receipts (api spec 7.6 and ours). */
+/**
+ * Upgrades, resuming a created intent, the billing history and receipts
+ * (docs/spec/calls.md#76-payments, and ours).
+ */
 
 export type {
   BillingEntry,

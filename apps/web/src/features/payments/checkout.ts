@@ -16,7 +16,10 @@ import { CURRENCY, GENERATION_ORDER, planPeriodPriceCents } from './catalogue';
 import { refreshProfile } from './hooks';
 import { clearPurchaseSelection } from './client-storage';
 
-/** Success handling delays (product spec 4, api spec 9): 2 s, or 3 s after buying credits. */
+/**
+ * Success handling delays (docs/spec/screens.md#4-states-and-transitions,
+ * docs/spec/constants.md#timing): 2 s, or 3 s after buying credits.
+ */
 export const REDIRECT_DELAY_MS = 2000;
 export const CREDITS_REDIRECT_DELAY_MS = 3000;
 
@@ -166,7 +169,8 @@ async function confirmTraining(
 }
 
 /**
- * Payment success handling (product spec 4), after the card step succeeded. Rejects with
+ * Payment success handling (docs/spec/screens.md#4-states-and-transitions), after the card step
+ * succeeded. Rejects with
  * 'Payment succeeded but failed to confirm. Please contact support.' when the purchase could
  * not be confirmed.
  */

@@ -19,7 +19,9 @@ export function usePricing() {
   });
 }
 
-/** The profile, which replaces the stored user whenever it arrives (api spec 7.2). */
+/**
+ * The profile, which replaces the stored user whenever it arrives (docs/spec/calls.md#72-profile).
+ */
 export function useProfile(options: { refetchInterval?: number; enabled?: boolean } = {}) {
   const profile = useQuery({
     queryKey: PROFILE_QUERY_KEY,

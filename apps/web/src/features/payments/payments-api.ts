@@ -19,7 +19,9 @@ import { ApiError } from '../../lib/api-client';
 import type { CardDetails } from './card';
 import type { BillingCycle } from './catalogue';
 
-/** The payment calls of api spec 7.6, each answer checked against its contract. */
+/**
+ * The payment calls of docs/spec/calls.md#76-payments, each answer checked against its contract.
+ */
 
 export type { PaymentIntentResponse, PricingResponse, SubscriptionResponse };
 

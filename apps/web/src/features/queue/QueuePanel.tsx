@@ -5,7 +5,7 @@ import { cardClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { fetchQueueOverview, fetchUserQueueStatus, formatGpuTime } from './queue-api';
 
-/** The queue panel refreshes every 30 s (api spec 9). */
+/** The queue panel refreshes every 30 s (docs/spec/constants.md). */
 export const QUEUE_REFRESH_MS = 30_000;
 
 function Count({ label, value }: { label: string; value: number }) {
@@ -34,7 +34,8 @@ function Trouble({ error, onRetry }: { error: unknown; onRetry: () => void }) {
 }
 
 /**
- * The dashboard's queue panel (api spec 7.7) as its user needs it: their own tasks, and how long
+ * The dashboard's queue panel (docs/spec/calls.md#77-queue) as its user needs it: their own tasks,
+ * and how long
  * a training started now waits, refreshed every 30 s. The fleet's cost projection is an
  * operator's figure and stays off this page (GET /api/v1/queue/cost/projection still serves it).
  */

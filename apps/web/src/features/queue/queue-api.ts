@@ -6,7 +6,9 @@ import {
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { api } from '../../lib/api';
 
-/** The queue calls of api spec 7.7 that the dashboard's GPU cost / queue panel reads. */
+/**
+ * The queue calls of docs/spec/calls.md#77-queue that the dashboard's GPU cost / queue panel reads.
+ */
 
 export interface UserQueueStatus {
   pending_tasks: number;
@@ -34,7 +36,7 @@ export interface QueueOverview {
   estimated_wait_seconds: number | null;
 }
 
-/** The always-on cost when the server gives none (api spec 9: default 1130). */
+/** The always-on cost when the server gives none (docs/spec/constants.md: default 1130). */
 export const DEFAULT_ALWAYS_ON_COST = 1130;
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -24,7 +24,8 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /**
- * The jobs call (api spec 7.4): every 5 s and on window focus. A 401 clears the status; a 404
+ * The jobs call (docs/spec/calls.md#74-training): every 5 s and on window focus. A 401 clears the
+ * status; a 404
  * clears it and counts as connected; other failures keep the last answer and mark the poll
  * disconnected (the query's error state).
  */

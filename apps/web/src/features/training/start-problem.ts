@@ -8,7 +8,7 @@ export type StartProblem =
   | { kind: 'session'; message: string }
   | { kind: 'other'; message: string };
 
-/** What a failed start means for the page (api spec 7.4 and the error catalogue). */
+/** What a failed start means for the page (docs/spec/calls.md#74-training, docs/spec/errors.md). */
 export function startProblem(error: unknown): StartProblem {
   if (!(error instanceof ApiError)) return { kind: 'other', message: MESSAGES.trainingStartFailed };
   if (error.status === 401) return { kind: 'auth' };

@@ -40,7 +40,8 @@ function count(value: unknown): number | null {
 }
 
 /**
- * The spec's statuses (api spec 4: training, completed, failed, running, pending) onto ours:
+ * The spec's statuses (docs/spec/calls.md#4-states: training, completed, failed, running, pending)
+ * onto ours:
  * running is training; a queued task is pending; a cancelled one failed.
  */
 export function normalizeStatus(value: unknown): TrainingStatus {
@@ -93,7 +94,10 @@ export function toTrainingJob(raw: unknown): TrainingJob | null {
   };
 }
 
-/** A list answer: an array, or an object holding the array under `key` (api spec 7.4). */
+/**
+ * A list answer: an array, or an object holding the array under `key`
+ * (docs/spec/calls.md#74-training).
+ */
 export function listFrom(body: unknown, key: string): unknown[] {
   if (Array.isArray(body)) return body;
   if (isRecord(body) && Array.isArray(body[key])) return body[key];

@@ -18,7 +18,7 @@ import {
 } from './training-logic';
 
 // The time remaining is computed from measured durations: see features/queue/durations.test.ts.
-describe('progress arithmetic (api spec 9)', () => {
+describe('progress arithmetic (docs/spec/constants.md)', () => {
   it.each([
     [0, 5],
     [3, 5],

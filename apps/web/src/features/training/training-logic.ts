@@ -3,7 +3,9 @@ import type { KeyValueStorage } from '../../lib/storage';
 import type { RealtimeState } from '../../lib/ws-client';
 import type { TrainingJob, TrainingStatus, UserModel } from './training-api';
 
-/** Timing of the training screens (api spec 7.4 and 9). */
+/**
+ * Timing of the training screens (docs/spec/calls.md#74-training, docs/spec/constants.md#timing).
+ */
 export const TRAINING_POLL_MS = 5_000;
 /** trainingStatusChanged goes out this long after a status becomes completed or failed. */
 export const STATUS_EVENT_DELAY_MS = 1_000;
@@ -32,7 +34,7 @@ export function clampProgress(progress: number | null | undefined): number {
   return Math.round(Math.min(100, Math.max(0, value)));
 }
 
-/** The drawn width of a progress bar (api spec 9): never under 5%. */
+/** The drawn width of a progress bar (docs/spec/constants.md): never under 5%. */
 export function barWidth(progress: number | null | undefined): number {
   return Math.max(MIN_BAR_PERCENT, clampProgress(progress));
 }

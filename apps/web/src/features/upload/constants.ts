@@ -1,4 +1,7 @@
-/** Upload constants of api spec section 9 (Timing, Photos); the photo limits come from contracts. */
+/**
+ * Upload constants of docs/spec/constants.md (Timing, Photos); the photo limits come from
+ * contracts.
+ */
 export {
   ACCEPTED_PHOTO_TYPES,
   MAX_PHOTO_BYTES,

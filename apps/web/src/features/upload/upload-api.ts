@@ -18,7 +18,10 @@ import { sendMultipart, type MultipartRequest, type RawAnswer } from './transpor
 
 export type { UploadedPhoto, UploadSessionStatus };
 
-/** The upload calls of api spec 7.3 and the profile update of 7.2, answers checked. */
+/**
+ * The upload calls of docs/spec/calls.md#73-upload and the profile update of
+ * docs/spec/calls.md#72-profile, answers checked.
+ */
 
 /** The photo upload's own transport (it reports progress) parses its answer here. */
 function parseOr<T>(schema: z.ZodType<T>, body: unknown, failure: string): T {

@@ -136,7 +136,8 @@ function browserWaitUntilOnline(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Sends files one after another (api spec 7.3). A failed file is tried up to 3 times, waiting
+ * Sends files one after another (docs/spec/calls.md#73-upload). A failed file is tried up to 3
+ * times, waiting
  * 1 s then 2 s; errors that another try cannot fix (a refused type, a duplicate) are not retried
  * and are marked refused.
  * A file given up is listed with its filename, error and attempts, and the queue moves on.
