@@ -10,7 +10,7 @@ close selfie); and with 12% cut off the left and 10% off the bottom (shoulder an
 the photo's edges). Each template's first variant renders 4 images from each model (the 4 use
 portraits 0-3). The count of flagged images is written under the label to
 bench/results/engine-streaks.{json,md}, keeping the other labels' figures ("before" is the
-renderer before the framing rules of issue 21).
+renderer before its framing rules).
 """
 
 from __future__ import annotations

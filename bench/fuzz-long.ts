@@ -1,4 +1,4 @@
-// The longer, random fuzz run of the API (issue 10): the same harness as the fixed-seed run in
+// The longer, random fuzz run of the API: the same harness as the fixed-seed run in
 // `npm test` (apps/api/test/fuzz.test.ts), but no fixed seed and many more examples per operation.
 // Failures are reported, not fatal: the figures and schemathesis' report go to
 // results/fuzz-long.{json,md} and results/fuzz-long.txt.

@@ -1,6 +1,6 @@
 /**
  * The /generate template studio in headless Chromium against the built API (which serves the
- * built web app), signed in as a user with a completed model (issue 11's targets):
+ * built web app), signed in as a user with a completed model (its targets):
  *  - moving through 20 templates (the right arrow key, each move after the previous one's slide
  *    and 300 ms lock have ended) produces no long task over 50 ms (PerformanceObserver
  *    'longtask') and no layout shift (every 'layout-shift' entry counted, those right after the

@@ -1,5 +1,5 @@
 // The landing page in headless Chromium against the built product on localhost.
-// Targets (issue 2): JS loaded by first paint < 150 KB gzipped; LCP < 1.5 s. Issue 11: the
+// Targets: JS loaded by first paint < 150 KB gzipped; LCP < 1.5 s, and the
 // landing's initial JS does not grow (the wait-time estimate loads after the first paint).
 //   LANDING_WEB_DIST=DIR   measure that build of the web app (default apps/web/dist), named
 //                          LANDING_LABEL in the result

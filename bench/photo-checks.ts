@@ -1,5 +1,5 @@
 // 20 face photos uploaded through the real API with the real worker running the face checks.
-// Target (issue 4): every photo's check result visible within 30 s of the last upload.
+// Target: every photo's check result visible within 30 s of the last upload.
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 // 20 camera-sized photos (4000 x 3000 JPEG, ~8 MB) uploaded through the built API, one after
 // another as the web client sends them: request time per photo, and the API process's peak RSS
-// (VmHWM from /proc) over the batch. Targets (issue 4): processing median < 0.4 s per photo on
+// (VmHWM from /proc) over the batch. Targets: processing median < 0.4 s per photo on
 // 2 cores, API peak RSS < 350 MB. Inputs are the ones `photo-processing` generates and caches.
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
 import { existsSync, readFileSync } from 'node:fs';

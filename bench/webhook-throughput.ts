@@ -1,5 +1,5 @@
 // Verified Stripe-format webhook events against the built API, paced at a target rate.
-// Target (issue 3): 200 verified events per second with exactly-once fulfilment.
+// Target: 200 verified events per second with exactly-once fulfilment.
 import { createDb } from '@studioshot/db';
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
 import Stripe from 'stripe';

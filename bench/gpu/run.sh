@@ -2,7 +2,7 @@
 # The FLUX.1 GPU benchmark, on the GPU machine (its python3 holds torch, peft and transformers):
 #   bash bench/gpu/run.sh [STAGES]      STAGES: env,eager,train (default), stepcache,compiled, or any list
 # Installs the carried wheels (bench/gpu/wheels) into a scratch directory, runs the stages, and
-# writes flux-gpu.json / .md (and flux-gpu-profile.txt) to $OUT when the device tool sets it,
+# writes flux-gpu.json / .md (and flux-gpu-profile.txt) to $OUT when set (the GPU machine's output folder),
 # else to bench/results. Figures already in bench/results/flux-gpu.json (an earlier command's) are
 # kept and the new stages' added, so the stages can run as separate commands of under 10 minutes.
 set -euo pipefail

@@ -2,10 +2,10 @@
 # The flux engine's test suite (apps/worker/engine/tests/flux) on the GPU machine, with its own
 # torch: every test runs there, the `cuda` ones included, on the GPU (torch picks it), and none
 # compiles but the `compile` test.
-#   bash bench/gpu/test-flux.sh            from the repository root, with the device tool
+#   bash bench/gpu/test-flux.sh            from the repository root, on a GPU machine
 # Installs only the wheels carried in bench/gpu/wheels (made by fetch-wheels.sh: pytest, diffusers,
 # jsonschema and their dependencies the machine lacks), with pip's index off, into a scratch
-# directory. Writes to $OUT when the device tool sets it, else to bench/results:
+# directory. Writes to $OUT when set, else to bench/results:
 #   flux-tests-gpu.json  the torch, CUDA and GPU it ran on beside the lock's torch, the counts and
 #                        the slowest tests; flux-tests-gpu.txt  pytest's report; .xml  JUnit.
 # The suite takes under 5 minutes on an H100 (the compile test most of it); the run stops at 290 s.

@@ -151,7 +151,7 @@ async function tabTo(p: Page, target: Locator, { back = false, max = 80 } = {}) 
 
 const focusIs = (target: Locator) => target.evaluate((el) => el === document.activeElement);
 
-/** After a route change the new page's heading has the focus (issue 11's route announcer). */
+/** After a route change the new page's heading has the focus (the route announcer). */
 async function headingFocused(p: Page) {
   await p.waitForFunction(() => document.activeElement?.tagName === 'H1');
 }

@@ -153,7 +153,7 @@ export const ZEnvSchema = z
      */
     [ALLOW_TEST_PAYMENTS_SETTING]: bool.default(false),
     /**
-     * The server-wide debug setting (DESIGN.md section 3): every user sees the debug prompt panel
+     * The server-wide debug setting (README, Configuration): every user sees the debug prompt panel
      * and may send a custom prompt, as users with `is_debug` do. A development convenience.
      */
     DEBUG_PROMPTS: bool.default(false),

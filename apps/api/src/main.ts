@@ -22,8 +22,6 @@ for (const warning of productionWarnings(env))
   logger.warn({ warning }, 'development convenience on in production');
 const container = createContainer(env, logger);
 await container.start();
-// Objects still in the old storage layout (the migrate CLI, run before the API, normally moved
-// them all): in the background, one process at a time; see services/storage-layout.ts.
 const { server, feed } = createHttpServer(container);
 const requests = new RequestsInFlight(server);
 

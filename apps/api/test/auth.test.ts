@@ -177,7 +177,7 @@ describe('POST /api/v1/auth/logout', () => {
     expect(expired.status).toBe(401);
   });
 
-  // Issue 10, defect 10: a user whose access token had expired could not end the session.
+  // Found in review: a user whose access token had expired could not end the session.
   it('with just the refresh token (the access token expired) ends that sign-in', async () => {
     const { email, password, tokens } = await registerUser(t);
     const other = await t.request.post('/api/v1/auth/login').send({ email, password });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueEmail, type TestApp } from './helpers.js';
 
-// Issue 10, defect 5: reset-password ran bcrypt before checking the code, and neither it nor
+// Found in review: reset-password ran bcrypt before checking the code, and neither it nor
 // sign-up was limited: 40 concurrent calls with made-up codes slowed every sign-in tenfold.
 let t: TestApp;
 beforeAll(async () => {

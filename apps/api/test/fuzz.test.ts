@@ -1,4 +1,4 @@
-// The API fuzzed from its own OpenAPI document (issue 10, "One contract, fuzzed"): schemathesis
+// The API fuzzed from its own OpenAPI document: schemathesis
 // (scripts/lib.sh ensure_schemathesis installs it) runs every operation of /api/openapi.json
 // against the real app on a port, over this suite's own Postgres database and Redis prefix,
 // signed in as a real user with credits, a checked upload session and a trained model;

@@ -22,7 +22,7 @@ import {
 } from './training-helpers.js';
 
 /**
- * Durations from what the fleet measured (issue 11): medians per task type and engine kind with
+ * Durations from what the fleet measured: medians per task type and engine kind with
  * their sample size, null when nothing was measured; the public estimate the landing page shows;
  * and when a waiting or running task should be done.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOFT_LIMIT_FIRST_WAIT_MS, softLoginKeys } from '../src/services/rate-limits.js';
 import { createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
 
-// Issue 10, defect 3: strangers must not be able to lock an owner out. Sign-in: hard limits per
+// Found in review: strangers must not be able to lock an owner out. Sign-in: hard limits per
 // (account, address) and per address, a soft per-account limit (growing waits) for devices
 // without a device cookie, which never stops a known device with the right password. Reset
 // requests: per address and per (account, address), never per account alone.

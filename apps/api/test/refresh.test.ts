@@ -69,7 +69,7 @@ describe('POST /api/v1/auth/refresh', () => {
     expect(family.revoked_reason).toBe('refresh token reuse');
   });
 
-  // Issue 10, defect 6: two tabs refreshing with one token got 200 and 401, the 401 was taken as
+  // Found in review: two tabs refreshing with one token got 200 and 401, the 401 was taken as
   // theft, and the whole sign-in was revoked.
   it('two tabs refreshing at once both get the same new pair, and stay signed in', async () => {
     const { tokens } = await registerUser(t);

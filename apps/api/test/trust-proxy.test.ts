@@ -6,7 +6,7 @@ import { createApp } from '../src/app.js';
 import { loadEnv } from '../src/env.js';
 import { createTestApp, uniqueEmail, type TestApp } from './helpers.js';
 
-// Issue 10, defect 3: behind the nginx front everyone shared one per-address counter, and a
+// Found in review: behind the nginx front everyone shared one per-address counter, and a
 // blanket `trust proxy` would let any client pick its own address. The API trusts exactly the
 // proxy hops it is told to, and the shipped deployment files name exactly theirs.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

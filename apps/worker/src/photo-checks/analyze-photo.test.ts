@@ -304,7 +304,7 @@ async function portraitVariant(
   return image.resize(1024, 1024).jpeg({ quality: 85 }).toBuffer();
 }
 
-describe('same person across variants of one portrait (issue 10, defect 12)', () => {
+describe('same person across variants of one portrait', () => {
   const sample1 = path.join(
     path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
     'demo/sample1.jpg',

@@ -1,7 +1,7 @@
 import type { Template } from '@studioshot/templates';
 
 /**
- * The debug prompt panel (DESIGN.md section 3): what the next Generate sends and the prompt the
+ * The debug prompt panel (README, Configuration: DEBUG_PROMPTS): what the next Generate sends and the prompt the
  * server will build from it, for accounts with the debug flag or when the server's debug setting
  * is on.
  */

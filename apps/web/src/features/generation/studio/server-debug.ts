@@ -4,7 +4,7 @@ import { api } from '../../../lib/api';
 import { ApiError } from '../../../lib/api-client';
 
 /**
- * The server's debug setting (DESIGN.md section 3: the debug prompt panel shows for users with the
+ * The server's debug setting (README, Configuration: the debug prompt panel shows for users with the
  * debug flag, or when the server's debug setting is on), read from `/health` as `debug: true`.
  * Anything else, a server that does not say, or one that cannot be reached, means off.
  */

@@ -198,7 +198,7 @@ export function studioReducer(state: StudioSelection, event: StudioEvent): Studi
 
 /**
  * The debug prompt panel: an account with the debug flag, or the server's debug setting on
- * (DESIGN.md section 3). No account is special-cased by its e-mail.
+ * (README, Configuration: DEBUG_PROMPTS). No account is special-cased by its e-mail.
  */
 export function showsDebugPanel(
   account: { is_debug?: boolean | null } | null | undefined,
