@@ -1,6 +1,6 @@
-import { selectModels, type Db } from '@studioshot/db';
+import type { Db } from '@studioshot/db';
 import { sql } from 'kysely';
-import { setPurgeable, setTrainingFinishedAt } from './retention.repository.js';
+import { setPurgeable, setsWithTraining, setTrainingFinishedAt } from './retention.repository.js';
 
 /** A photo set as its owner's list reads it (see PhotoSetsService). */
 export interface PhotoSetRow {
@@ -26,12 +26,7 @@ export class PhotoSetsRepository {
    * and left empty holds nothing of the person and is not one.
    */
   async list(userId: string): Promise<PhotoSetRow[]> {
-    const rows = await this.db
-      .selectFrom('upload_sessions as s')
-      .leftJoin('tasks as t', 't.id', 's.training_id')
-      .leftJoin(selectModels(this.db).selectAll().as('m'), (join) =>
-        join.onRef('m.id', '=', 's.training_id'),
-      )
+    const rows = await setsWithTraining(this.db)
       .select((eb) => [
         's.id',
         's.status',

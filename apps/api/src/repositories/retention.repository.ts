@@ -10,8 +10,19 @@ const GENERATION_ARTIFACT_FORMAT = 2;
 /** The set's model (joined as `m`) is completed in an older format: its photos are still needed. */
 const modelNeedsPhotos = sql<boolean>`coalesce(m.status = 'completed' and coalesce(m.artifact_format, 0) < ${GENERATION_ARTIFACT_FORMAT}, false)`;
 
-// The set (`s`) joined with its training's task (`t`) and model (`m`), both on `s.training_id`:
-// what makes its photos due for the purge, shared with the list that shows the date.
+/**
+ * Photo sets (`s`) joined with their training's task (`t`) and model (`m`), both on
+ * `s.training_id`: what makes a set's photos due for the purge, read by the purge and by the
+ * owner's list that shows the date.
+ */
+export function setsWithTraining(db: Db) {
+  return db
+    .selectFrom('upload_sessions as s')
+    .leftJoin('tasks as t', 't.id', 's.training_id')
+    .leftJoin(selectModels(db).selectAll().as('m'), (join) =>
+      join.onRef('m.id', '=', 's.training_id'),
+    );
+}
 
 /**
  * A training from the set has finished (completed, failed or cancelled) and its model does not
@@ -44,12 +55,7 @@ export class RetentionRepository {
    * one whose completed model predates generation's artifact format (it still needs them).
    */
   async purgeableSets(finishedBefore: Date): Promise<PurgeableSet[]> {
-    const rows = await this.db
-      .selectFrom('upload_sessions as s')
-      .leftJoin('tasks as t', 't.id', 's.training_id')
-      .leftJoin(selectModels(this.db).selectAll().as('m'), (join) =>
-        join.onRef('m.id', '=', 's.training_id'),
-      )
+    const rows = await setsWithTraining(this.db)
       .select(['s.id', 's.user_id'])
       .where('s.photos_purged_at', 'is', null)
       .where(setPurgeable)
@@ -61,12 +67,7 @@ export class RetentionRepository {
 
   /** Sets otherwise due whose photos are kept because their model still needs them. */
   async heldForRebuild(finishedBefore: Date): Promise<number> {
-    const { n } = await this.db
-      .selectFrom('upload_sessions as s')
-      .leftJoin('tasks as t', 't.id', 's.training_id')
-      .leftJoin(selectModels(this.db).selectAll().as('m'), (join) =>
-        join.onRef('m.id', '=', 's.training_id'),
-      )
+    const { n } = await setsWithTraining(this.db)
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('s.photos_purged_at', 'is', null)
       .where('t.status', '=', 'completed')
