@@ -37,6 +37,8 @@ pnpm exec depcruise apps packages --config .dependency-cruiser.cjs --output-type
 "$ENGINE_DIR/.venv-flux/bin/ruff" check --quiet apps/worker/engine
 "$ENGINE_DIR/.venv-flux/bin/ruff" format --check --quiet apps/worker/engine
 (cd apps/worker/engine && .venv-flux/bin/mypy studioshot_engine)
+# Copy-paste over the shipped sources (jscpd): no more clones than the committed baseline.
+node scripts/check-copies.mjs
 
 # infra/k8s: every overlay built offline and every object validated strictly (scripts/lib.sh).
 step "kubernetes manifests"
