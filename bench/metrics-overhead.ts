@@ -1,4 +1,4 @@
-// What the request metrics cost (issue 23): the authenticated GET /api/v1/users/profile, on two API
+// What the request metrics cost: the authenticated GET /api/v1/users/profile, on two API
 // processes alike but for HTTP_METRICS (request timing on, as production runs, and off), measured
 // in interleaved runs. Target: the metrics cost under 2% of the profile read's throughput. When
 // the runs spread more than that, the middleware's own cost per request is measured in-process too.

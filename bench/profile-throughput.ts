@@ -1,5 +1,5 @@
 // Authenticated GET /api/v1/users/profile against a bare Express hello-world, same machine, same run.
-// Target (issue 2): profile throughput >= 40% of hello-world; p99 < 25 ms at half that load.
+// Targets: profile throughput >= 60% of hello-world; p99 <= 10 ms at half that load.
 import autocannon from 'autocannon';
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
 import {

@@ -39,6 +39,8 @@ pnpm exec depcruise apps packages --config .dependency-cruiser.cjs --output-type
 (cd apps/worker/engine && .venv-flux/bin/mypy studioshot_engine)
 # Copy-paste over the shipped sources (jscpd): no more clones than the committed baseline.
 node scripts/check-copies.mjs
+# ARCHITECTURE.md stays a one-page map; no file points outside the repository.
+node scripts/check-docs.mjs
 
 # infra/k8s: every overlay built offline and every object validated strictly (scripts/lib.sh).
 step "kubernetes manifests"
