@@ -2,7 +2,8 @@
  * Timing of the photo checks: not a test (no assertions), a measurement to re-run on the target
  * machine. Prints model load time and per-photo times over a set of 20 photos at the size the
  * upload optimiser produces (1024 px long side, JPEG), and the CPU-seconds per photo, whole and
- * for the face detector alone (CPU time, unlike wall time, barely moves on a busy machine).
+ * step by step (decode, detector, landmarks, levelling, descriptors, sharpness), with the detector's
+ * kernels by share (CPU time moves much less than wall time on a busy machine).
  *
  *   pnpm --filter @studioshot/worker exec tsx src/photo-checks/measure.ts
  */
@@ -11,8 +12,11 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as TfjsCore from '@tensorflow/tfjs';
+import type * as FaceApi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import sharp from 'sharp';
 import { checkPhotoSet, countUsable } from './check-photo-set.js';
+import { laplacianVariance } from './sharpness.js';
 
 const require = createRequire(import.meta.url);
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
@@ -59,24 +63,120 @@ for (const file of photos) {
   times.push(performance.now() - start);
 }
 const cpuPerPhoto = (cpuSeconds() - setCpuStart) / photos.length;
-// The SSD MobileNet detector alone, on the same decoded photos, as analyzePhoto runs it once.
+// Where a check's CPU goes: analyzePhoto's steps one by one, with the same calls, on the same
+// photos (the detector on every photo; the landmarks and descriptors where it found a face).
 const faceapi = await import('@vladmandic/face-api/dist/face-api.node-wasm.js');
-let detectorCpu = 0;
+const { tf } = faceapi;
+const stageCpu = new Map<string, number>();
+async function stage<T>(name: string, step: () => Promise<T> | T): Promise<T> {
+  const start = cpuSeconds();
+  const result = await step();
+  stageCpu.set(name, (stageCpu.get(name) ?? 0) + cpuSeconds() - start);
+  return result;
+}
+const detectorOptions = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5, maxResults: 10 });
+let withFace = 0;
 for (const file of photos) {
-  const { data, info } = await sharp(file, { autoOrient: true })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const input = faceapi.tf.tensor3d(
+  const { data, info } = await stage('decode (sharp, 1024 px)', () =>
+    sharp(file, { autoOrient: true })
+      .resize(1024, 1024, { fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  );
+  const input = tf.tensor3d(
     new Uint8Array(data.buffer, data.byteOffset, data.length),
     [info.height, info.width, 3],
     'int32',
   );
-  const start = cpuSeconds();
-  await faceapi.ssdMobilenetv1(input, new faceapi.SsdMobilenetv1Options({ minConfidence: 0.5 }));
-  detectorCpu += cpuSeconds() - start;
-  input.dispose();
+  const held: FaceApi.tf.Tensor[] = [input];
+  try {
+    const [face] = (
+      await stage('face detector (SSD MobileNet)', () =>
+        faceapi.ssdMobilenetv1(input, detectorOptions),
+      )
+    ).sort((a, b) => b.box.area - a.box.area);
+    if (!face) continue;
+    withFace += 1;
+    const landmarks = async (image: FaceApi.tf.Tensor3D) =>
+      (await new faceapi.DetectSingleFaceLandmarksTask(
+        Promise.resolve({ detection: face }),
+        image,
+        false,
+      ))!.landmarks;
+    const found = await stage('landmarks x2', () => landmarks(input));
+    const eyes = [found.getLeftEye(), found.getRightEye()].map((points) => ({
+      x: points.reduce((sum, p) => sum + p.x, 0) / points.length,
+      y: points.reduce((sum, p) => sum + p.y, 0) / points.length,
+    }));
+    const [left, right] = eyes as [{ x: number; y: number }, { x: number; y: number }];
+    const level = await stage('levelling (whole photo turned)', () =>
+      tf.tidy(
+        () =>
+          tf.reshape(
+            tf.image.rotateWithOffset(
+              tf.cast(tf.expandDims(input, 0), 'float32') as FaceApi.tf.Tensor4D,
+              Math.atan2(right.y - left.y, right.x - left.x),
+              0,
+              [(left.x + right.x) / 2 / info.width, (left.y + right.y) / 2 / info.height],
+            ),
+            [info.height, info.width, 3],
+          ) as FaceApi.tf.Tensor3D,
+      ),
+    );
+    held.push(level);
+    const levelled = await stage('landmarks x2', () => landmarks(level));
+    const chips = await stage('face chip and its mirror', async () => {
+      const [chip] = await faceapi.extractFaceTensors(level, [
+        levelled.align(null, { useDlibAlignment: true }),
+      ]);
+      const mirror = tf.tidy(() =>
+        tf.reshape(
+          tf.image.flipLeftRight(tf.expandDims(chip!, 0) as FaceApi.tf.Tensor4D),
+          chip!.shape,
+        ),
+      ) as FaceApi.tf.Tensor3D;
+      return [chip!, mirror];
+    });
+    held.push(...chips);
+    for (const chip of chips)
+      await stage('descriptor x2 (ResNet-34)', () => faceapi.computeFaceDescriptor(chip));
+    await stage('sharpness (sharp + Laplacian)', async () => {
+      const box = face.box;
+      const leftEdge = Math.max(0, Math.floor(box.x));
+      const topEdge = Math.max(0, Math.floor(box.y));
+      const grey = await sharp(data, {
+        raw: { width: info.width, height: info.height, channels: 3 },
+      })
+        .extract({
+          left: leftEdge,
+          top: topEdge,
+          width: Math.max(3, Math.min(info.width, Math.ceil(box.x + box.width)) - leftEdge),
+          height: Math.max(3, Math.min(info.height, Math.ceil(box.y + box.height)) - topEdge),
+        })
+        .greyscale()
+        .resize(128, 128, { fit: 'fill' })
+        .normalise()
+        .raw()
+        .toBuffer();
+      return laplacianVariance(new Uint8Array(grey.buffer, grey.byteOffset, grey.length), 128, 128);
+    });
+  } finally {
+    for (const tensor of held) tensor.dispose();
+  }
 }
+// Inside the detector: its kernels' share of the time (TensorFlow.js's own profiler, wall time).
+const profiled = tf.tensor3d(new Uint8Array(1024 * 768 * 3).fill(128), [768, 1024, 3], 'int32');
+const kernels = new Map<string, number>();
+for (const kernel of (
+  await (tf as unknown as Pick<typeof TfjsCore, 'profile'>).profile(async () => {
+    await faceapi.ssdMobilenetv1(profiled, detectorOptions);
+  })
+).kernels) {
+  const ms = typeof kernel.kernelTimeMs === 'number' ? kernel.kernelTimeMs : 0;
+  kernels.set(kernel.name, (kernels.get(kernel.name) ?? 0) + ms);
+}
+profiled.dispose();
 const checkStart = performance.now();
 const verdicts = checkPhotoSet(analyses);
 const checkMs = performance.now() - checkStart;
@@ -102,9 +202,25 @@ console.log(
   `per photo    median ${ms(median)}, p90 ${ms(at(0.9))}, min ${ms(at(0))}, max ${ms(at(1))}`,
 );
 console.log(`whole set    ${ms(setMs)} one after another (checkPhotoSet ${checkMs.toFixed(1)} ms)`);
+const load = os
+  .loadavg()
+  .map((v) => v.toFixed(1))
+  .join(' ');
+console.log(`CPU          ${cpuPerPhoto.toFixed(3)} CPU-s per photo (load average ${load})`);
+console.log(`steps        CPU-s per photo, ${photos.length} photos, ${withFace} with a face:`);
+for (const [name, seconds] of stageCpu) {
+  const perPhoto =
+    seconds /
+    (name.startsWith('decode') || name.startsWith('face detector')
+      ? photos.length
+      : Math.max(1, withFace));
+  console.log(`  ${name.padEnd(34)} ${perPhoto.toFixed(3)}`);
+}
+const kernelTotal = [...kernels.values()].reduce((a, b) => a + b, 0);
 console.log(
-  `CPU          ${cpuPerPhoto.toFixed(3)} CPU-s per photo, of which the face detector ${(detectorCpu / photos.length).toFixed(3)} (load average ${os
-    .loadavg()
-    .map((v) => v.toFixed(1))
-    .join(' ')})`,
+  `detector     kernels by share: ${[...kernels]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([name, ms]) => `${name} ${((100 * ms) / kernelTotal).toFixed(0)}%`)
+    .join(', ')}`,
 );
