@@ -426,6 +426,170 @@ describe('hostile and bad uploads change nothing and leave no temp file', () => 
   });
 });
 
+describe('"This is me": overruling the same-person check', () => {
+  const check = (id: string, ok: boolean | null, message = id) => ({ id, ok, message });
+  const passing = () => [
+    check('face_found', true),
+    check('single_face', true),
+    check('face_size', true),
+    check('sharpness', true),
+    check('resolution', true),
+    check('same_person', true, 'Matches your other photos'),
+  ];
+  const verdict = (failed: Record<string, string>) => {
+    const checks = passing().map((c) =>
+      failed[c.id] ? { ...c, ok: false, message: failed[c.id]! } : c,
+    );
+    const usable = Object.keys(failed).length === 0;
+    return { usable, checks, advice: usable ? [] : ['advice'] };
+  };
+  const confirm = (token: string | null, photoId: string) => {
+    const req = t.request.post(`/api/v1/upload/photos/${photoId}/confirm-same-person`);
+    return token ? req.set(bearer(token)) : req;
+  };
+  const row = (id: string) =>
+    t.c.db
+      .selectFrom('photos')
+      .select(['usable', 'checks', 'same_person_confirmed_at', 'same_person_confirmed_by'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  /**
+   * 13 photos with verdicts as the worker writes them: 9 pass, one flagged by the same-person
+   * check alone, one by it and by blur, one only blurry, and one still being checked.
+   */
+  async function judgedSet() {
+    const user = await trainingUser();
+    const token = user.tokens.access_token;
+    const session = await newSession(token, 13);
+    for (let i = 0; i < 13; i += 1) await upload(token, session, await photo()).expect(201);
+    const ids = (
+      await t.c.db
+        .selectFrom('photos')
+        .select('id')
+        .where('session_id', '=', session)
+        .orderBy('created_at')
+        .execute()
+    ).map((p) => p.id);
+    const stranger = { same_person: 'Matches 2 of your 11 other photos' };
+    const verdicts = [
+      ...Array.from({ length: 9 }, () => verdict({})),
+      verdict(stranger),
+      verdict({ ...stranger, sharpness: 'Blurry' }),
+      verdict({ sharpness: 'Blurry' }),
+    ];
+    for (const [i, v] of verdicts.entries()) {
+      await t.c.db
+        .updateTable('photos')
+        .set({ check_status: 'done', usable: v.usable, checks: JSON.stringify(v) })
+        .where('id', '=', ids[i]!)
+        .execute();
+    }
+    return {
+      user,
+      token,
+      session,
+      passing: ids[0]!,
+      flagged: ids[9]!,
+      flaggedAndBlurry: ids[10]!,
+      blurry: ids[11]!,
+      pending: ids[12]!,
+    };
+  }
+
+  it('records who and when, makes the photo count, and is idempotent', async () => {
+    const set = await judgedSet();
+    const first = await confirm(set.token, set.flagged);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const photo = ZUploadedPhotoSchema.parse(first.body);
+    expect(photo).toMatchObject({ id: set.flagged, usable: true });
+    expect(photo.same_person_confirmed_at).not.toBeNull();
+    // The check's own verdict stays: the warning the owner answered.
+    expect(photo.checks.find((c) => c.id === 'same_person')).toMatchObject({ ok: false });
+    const stored = await row(set.flagged);
+    expect(stored.usable).toBe(true);
+    const owner = await t.c.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', set.user.email)
+      .executeTakeFirstOrThrow();
+    expect(stored.same_person_confirmed_by).toBe(owner.id);
+    expect(stored.same_person_confirmed_at?.toISOString()).toBe(photo.same_person_confirmed_at);
+
+    const again = await confirm(set.token, set.flagged);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, thumbnail_url: expect.any(String) });
+    expect(await row(set.flagged)).toEqual(stored);
+
+    // Only the same-person check is overruled: a blurry photo stays out, its overrule recorded.
+    const blurry = await confirm(set.token, set.flaggedAndBlurry);
+    expect(blurry.status).toBe(200);
+    expect(blurry.body).toMatchObject({ usable: false });
+    expect(blurry.body.same_person_confirmed_at).not.toBeNull();
+
+    const status = await t.request
+      .get(`/api/v1/upload/session/${set.session}/status`)
+      .set(bearer(set.token));
+    expect(ZUploadSessionStatusSchema.parse(status.body)).toMatchObject({
+      uploaded_files: 13,
+      usable_files: 10,
+    });
+  });
+
+  it('the confirmed photo counts when the set is completed and a training starts from it', async () => {
+    const set = await judgedSet();
+    await t.c.db.deleteFrom('photos').where('id', '=', set.pending).execute();
+    const short = await t.request
+      .post(`/api/v1/upload/complete/${set.session}`)
+      .set(bearer(set.token));
+    expect(short.status).toBe(400);
+    expect(short.body.detail).toMatch(/9 of your photos can be used so far/);
+
+    await confirm(set.token, set.flagged).expect(200);
+    const done = await t.request
+      .post(`/api/v1/upload/complete/${set.session}`)
+      .set(bearer(set.token));
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ uploaded_files: 12, usable_files: 10 });
+    const training = await t.request
+      .post('/api/v1/training/start')
+      .set(bearer(set.token))
+      .send({ model_name: 'Me', session_id: set.session });
+    expect(training.status, JSON.stringify(training.body)).toBe(201);
+
+    // A completed set is frozen as it was counted.
+    const late = await confirm(set.token, set.flaggedAndBlurry);
+    expect(late.status).toBe(409);
+    expect(late.body.detail).toBe(MESSAGES.sessionAlreadyComplete);
+    expect((await row(set.flaggedAndBlurry)).same_person_confirmed_at).toBeNull();
+  });
+
+  it('refuses, changing nothing: no sign-in, another user, a photo not flagged or not judged yet, a malformed id', async () => {
+    const set = await judgedSet();
+    const stranger = await trainingUser();
+    const before = await Promise.all(
+      [set.flagged, set.passing, set.blurry, set.pending].map((id) => row(id)),
+    );
+
+    expect((await confirm(null, set.flagged)).status).toBe(401);
+    const other = await confirm(stranger.tokens.access_token, set.flagged);
+    expect(other.status).toBe(404);
+    expect(other.body.detail).toBe(MESSAGES.photoNotFound);
+    for (const id of [set.passing, set.blurry, set.pending]) {
+      const res = await confirm(set.token, id);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ detail: MESSAGES.photoNotFlagged, code: expect.any(String) });
+    }
+    const malformed = await confirm(set.token, 'not-a-photo');
+    expect(malformed.status).toBe(404);
+    expect(malformed.body.detail).toBe(MESSAGES.photoNotFound);
+
+    expect(
+      await Promise.all([set.flagged, set.passing, set.blurry, set.pending].map((id) => row(id))),
+    ).toEqual(before);
+  });
+});
+
 describe('completing a session', () => {
   it('needs every check done and 10 usable photos', async () => {
     const user = await trainingUser();

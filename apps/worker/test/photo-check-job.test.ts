@@ -161,6 +161,41 @@ describe('the photo-check job, through BullMQ on real Redis, Postgres and the fa
     }
   });
 
+  it('counts a flagged photo its owner confirmed ("This is me") however often the set is judged again', async () => {
+    const { sessionId } = await sessionWith([
+      'astronaut.jpg',
+      'astronaut-warm.jpg',
+      'astronaut-mirror.jpg',
+      'other-person.jpg',
+      'two-faces.jpg',
+    ]);
+    const rows = await settled(sessionId);
+    const flagged = rows.find((r) => r.original_filename === 'other-person.jpg')!;
+    const group = rows.find((r) => r.original_filename === 'two-faces.jpg')!;
+    expect(failedChecks(flagged)).toEqual(['same_person']);
+    expect(flagged.usable).toBe(false);
+    // The API records the overrule under the session lock; a later judging must keep it.
+    await db
+      .updateTable('photos')
+      .set({ same_person_confirmed_at: new Date() })
+      .where('id', 'in', [flagged.id, group.id])
+      .execute();
+    await rejudgePhotoSet(db, { session_id: sessionId });
+    const after = await db
+      .selectFrom('photos')
+      .select(['id', 'usable', 'checks'])
+      .where('session_id', '=', sessionId)
+      .execute();
+    const confirmed = after.find((r) => r.id === flagged.id)!;
+    expect(confirmed.usable).toBe(true);
+    // The check's own verdict stays as it was: the warning the owner answered.
+    expect(failedChecks(confirmed)).toEqual(['same_person']);
+    // Only the same-person check can be overruled: two faces stay two faces.
+    const stillGroup = after.find((r) => r.id === group.id)!;
+    expect(failedChecks(stillGroup)).toContain('single_face');
+    expect(stillGroup.usable).toBe(false);
+  });
+
   it('leaves a completed set as it was counted for training', async () => {
     const { sessionId } = await sessionWith([
       'astronaut.jpg',

@@ -142,6 +142,8 @@ export const MESSAGES = {
   duplicatePhoto: 'This photo is already in your set.',
   photoNotFound: 'Photo not found',
   checksStillRunning: 'We are still checking your photos. Try again in a few seconds.',
+  photoNotFlagged:
+    'This photo was not flagged as someone else, so there is nothing to confirm: only a photo the same-person check flagged can be marked "This is me".',
   planRequired: 'Choose a plan to train your personal model.',
   trainingLimit: 'Training limit reached. Please upgrade your plan.',
   // Training and queue (docs/spec/calls.md#74-training, docs/spec/calls.md#77-queue,

@@ -40,6 +40,30 @@ export const ZPhotoVerdictSchema = z.object({
 });
 export type PhotoVerdict = z.infer<typeof ZPhotoVerdictSchema>;
 
+/** The advice under a photo the same-person check flagged (the photo checks write it). */
+export const SAME_PERSON_ADVICE =
+  "This doesn't look like the same person as in your other photos. Remove photos of anyone else.";
+
+/** The same-person check flagged the photo: it is the check the owner may overrule ("This is me"). */
+export function flaggedAsSomeoneElse(verdict: Pick<PhotoVerdict, 'checks'>): boolean {
+  return verdict.checks.some((c) => c.id === 'same_person' && c.ok === false);
+}
+
+/**
+ * Whether a judged photo counts toward training: it passed every check, or the same-person check
+ * is the only one it failed and its owner overruled that one. Only the same-person check can be
+ * overruled: it compares faces, which people know better than a model, while a blurry or tiny face
+ * stays a poor photo to train on whoever says otherwise.
+ */
+export function countsForTraining(
+  verdict: Pick<PhotoVerdict, 'usable' | 'checks'>,
+  samePersonConfirmed: boolean,
+): boolean {
+  if (verdict.usable) return true;
+  const failed = verdict.checks.filter((c) => c.ok === false);
+  return samePersonConfirmed && failed.length > 0 && failed.every((c) => c.id === 'same_person');
+}
+
 export const ZUploadedPhotoSchema = z.object({
   id: z.string().uuid(),
   filename: z.string(),
@@ -48,9 +72,15 @@ export const ZUploadedPhotoSchema = z.object({
   size_bytes: z.number().int(),
   thumbnail_url: z.string(),
   check_status: z.enum(['pending', 'done', 'failed']),
+  /** Counts toward training: every check passed, or same_person alone failed and was overruled. */
   usable: z.boolean().nullable(),
   checks: z.array(ZPhotoCheckSchema),
   advice: z.array(z.string()),
+  /**
+   * When the owner overruled the same-person check ("This is me"); null until then. The failed
+   * same_person check stays in `checks`, as a warning the owner answered.
+   */
+  same_person_confirmed_at: z.string().nullable(),
   created_at: z.string(),
 });
 export type UploadedPhoto = z.infer<typeof ZUploadedPhotoSchema>;

@@ -322,6 +322,12 @@ export interface PhotosTable {
   usable: boolean | null;
   /** The stored original has been re-encoded upright without metadata (no EXIF/GPS). */
   original_clean: ColumnType<boolean, boolean | undefined>;
+  /**
+   * When its owner overruled the same-person check ("This is me"), and who did; null until then.
+   * The photo counts toward training while same_person is its only failed check.
+   */
+  same_person_confirmed_at: NullableTimestamp;
+  same_person_confirmed_by: string | null;
   created_at: Timestamp;
 }
 

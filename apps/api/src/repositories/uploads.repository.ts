@@ -112,6 +112,53 @@ export class UploadsRepository {
   }
 
   /**
+   * Records the owner's "This is me" on a photo, under its session's row lock (the lock the photo
+   * checks take to write verdicts, and completing takes to count), so the overrule and a verdict
+   * landing meanwhile cannot race. `decide` sees the locked session and the photo, throws to
+   * refuse, and answers whether the photo then counts for training. The first confirmation's time
+   * and author are kept: a repeat changes nothing.
+   */
+  async confirmSamePerson(
+    photoId: string,
+    userId: string,
+    decide: (session: UploadSession, photo: Photo) => boolean,
+  ): Promise<Photo | 'not_found'> {
+    return this.db.transaction().execute(async (trx) => {
+      const owned = await trx
+        .selectFrom('photos')
+        .select('session_id')
+        .where('id', '=', photoId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!owned) return 'not_found';
+      const session = await trx
+        .selectFrom('upload_sessions')
+        .selectAll()
+        .where('id', '=', owned.session_id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const photo = await trx
+        .selectFrom('photos')
+        .selectAll()
+        .where('id', '=', photoId)
+        .executeTakeFirst();
+      // Removed while this waited on the lock.
+      if (!photo) return 'not_found';
+      const usable = decide(session, photo);
+      return trx
+        .updateTable('photos')
+        .set({
+          same_person_confirmed_at: sql`coalesce(same_person_confirmed_at, now())`,
+          same_person_confirmed_by: sql`coalesce(same_person_confirmed_by, ${userId}::uuid)`,
+          usable,
+        })
+        .where('id', '=', photoId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  }
+
+  /**
    * uploading -> completed, under the session's row lock, which adding and deleting photos take
    * too: `check` sees the locked session and its photos and throws to refuse, and no photo can
    * join or leave the set between that count and the status change.

@@ -129,6 +129,23 @@ export function uploadRoutes(
     },
   );
 
+  api.route(
+    {
+      method: 'post',
+      path: '/api/v1/upload/photos/:id/confirm-same-person',
+      summary: '"This is me": overrule the same-person check on one of your photos',
+      description:
+        'An addition to the contract. For a photo the same-person check flagged ("This doesn\'t look like the same person as in your other photos"), in a session still open. Records who confirmed it and when (`same_person_confirmed_at`); the photo then counts for training (`usable`) when that check is the only one it failed, through every later judging of the set. Idempotent: a repeat answers the photo as the first did. 409 for a photo the check did not flag or has not judged yet, or a completed session; 404 for anyone else\'s photo.',
+      tag: 'upload',
+      auth: 'required',
+      params: idParams,
+      notFound: notFoundPhoto,
+      responses: { 200: ZUploadedPhotoSchema },
+      errors: [409, 410],
+    },
+    ({ userId, params }) => uploads.confirmSamePerson(userId, params.id),
+  );
+
   // No bearer token: <img src> carries a short-lived token signed for this one thumbnail.
   api.route(
     {

@@ -379,6 +379,8 @@ export class ExportService {
             width: photo.width,
             height: photo.height,
             usable: photo.usable,
+            // The owner's "This is me" over the same-person check, when given.
+            same_person_confirmed_at: iso(photo.same_person_confirmed_at),
             created_at: iso(photo.created_at),
           };
         }),

@@ -1,8 +1,11 @@
 import {
+  countsForTraining,
+  flaggedAsSomeoneElse,
   MAX_PHOTOS,
   MESSAGES,
   MIN_PHOTOS,
   ZPhotoVerdictSchema,
+  type PhotoVerdict,
   type UploadedPhoto,
   type UploadSessionStatus,
   type UserModel,
@@ -145,6 +148,27 @@ export class UploadsService {
     );
   }
 
+  /**
+   * "This is me": the owner overrules the same-person check on one photo of a set still open. The
+   * photo then counts for training if that check was the only one it failed. Idempotent; refused
+   * for a photo the check did not flag (or has not judged yet), and answered like a missing photo
+   * for anyone but its owner.
+   */
+  async confirmSamePerson(userId: string, photoId: string): Promise<UploadedPhoto> {
+    const photo = await this.deps.uploads.confirmSamePerson(photoId, userId, (session, locked) => {
+      if (session.status !== 'uploading')
+        throw new AppError('conflict', MESSAGES.sessionAlreadyComplete);
+      if (session.expires_at.getTime() <= Date.now())
+        throw new AppError('gone', MESSAGES.sessionExpired);
+      const verdict = locked.check_status === 'done' ? storedVerdict(locked) : undefined;
+      if (!verdict || !flaggedAsSomeoneElse(verdict))
+        throw new AppError('conflict', MESSAGES.photoNotFlagged);
+      return countsForTraining(verdict, true);
+    });
+    if (photo === 'not_found') throw new AppError('not_found', MESSAGES.photoNotFound);
+    return this.toDto(photo);
+  }
+
   async status(userId: string, sessionId: string): Promise<UploadSessionStatus> {
     const session = await this.ownedSession(userId, sessionId);
     const photos = (await this.deps.uploads.listPhotos(session.id)).map((p) => this.toDto(p));
@@ -232,7 +256,7 @@ export class UploadsService {
   }
 
   private toDto(photo: Photo): UploadedPhoto {
-    const verdict = photo.checks ? ZPhotoVerdictSchema.safeParse(photo.checks) : undefined;
+    const verdict = storedVerdict(photo);
     return {
       id: photo.id,
       filename: photo.original_filename,
@@ -242,11 +266,19 @@ export class UploadsService {
       thumbnail_url: `/api/v1/upload/photos/${photo.id}/thumbnail?token=${this.deps.imageTokens.sign(photo.id)}`,
       check_status: photo.check_status,
       usable: photo.usable,
-      checks: verdict?.success ? verdict.data.checks : [],
-      advice: verdict?.success ? verdict.data.advice : [],
+      checks: verdict?.checks ?? [],
+      advice: verdict?.advice ?? [],
+      same_person_confirmed_at: photo.same_person_confirmed_at?.toISOString() ?? null,
       created_at: photo.created_at.toISOString(),
     };
   }
+}
+
+/** The photo checks' verdict as the worker stored it; undefined before it is judged. */
+function storedVerdict(photo: Pick<Photo, 'checks'>): PhotoVerdict | undefined {
+  if (!photo.checks) return undefined;
+  const parsed = ZPhotoVerdictSchema.safeParse(photo.checks);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** The Model entity of the spec, derived from the row. */

@@ -13,6 +13,7 @@ import {
   SAME_PERSON_MIN_MATCH_FRACTION,
   SECONDARY_FACE_MIN_RELATIVE_HEIGHT,
 } from './thresholds.js';
+import { SAME_PERSON_ADVICE } from '@studioshot/contracts';
 import type { FaceBox, PhotoAnalysis, PhotoCheck, PhotoCheckId, PhotoVerdict } from './types.js';
 
 /** The plain-language advice shown under a photo for each failed check. */
@@ -26,8 +27,7 @@ export const PHOTO_ADVICE: Record<PhotoCheckId, string> = {
   sharpness:
     'This photo looks blurry. Use a sharp, in-focus photo: hold the camera steady and use good light.',
   resolution: `This photo is too small. Use a photo at least ${MIN_PHOTO_SIDE_PX} pixels on each side; the original from your camera works best.`,
-  same_person:
-    "This doesn't look like the same person as in your other photos. Remove photos of anyone else.",
+  same_person: SAME_PERSON_ADVICE,
 };
 
 /** Faces that count as people in the photo: the main face and any face at least half its height. */

@@ -1,4 +1,9 @@
-import type { CheckPhotoJob, PhotoVerdict, RejudgePhotoSetJob } from '@studioshot/contracts';
+import {
+  countsForTraining,
+  type CheckPhotoJob,
+  type PhotoVerdict,
+  type RejudgePhotoSetJob,
+} from '@studioshot/contracts';
 import type { Database, Db } from '@studioshot/db';
 import type { Kysely } from 'kysely';
 import type { Storage } from '@studioshot/storage';
@@ -98,7 +103,7 @@ async function lockSession(trx: Executor, sessionId: string): Promise<string | u
 async function judgeSet(trx: Executor, sessionId: string): Promise<void> {
   const set = await trx
     .selectFrom('photos')
-    .select(['id', 'analysis'])
+    .select(['id', 'analysis', 'same_person_confirmed_at'])
     .where('session_id', '=', sessionId)
     .where('analysis', 'is not', null)
     .orderBy('created_at')
@@ -106,14 +111,18 @@ async function judgeSet(trx: Executor, sessionId: string): Promise<void> {
   // Analyses of another analysis version are left out of the comparison.
   const valid = set.flatMap((p) => {
     const parsed = ZPhotoAnalysisSchema.safeParse(p.analysis);
-    return parsed.success ? [{ id: p.id, analysis: parsed.data }] : [];
+    return parsed.success
+      ? [{ id: p.id, analysis: parsed.data, confirmed: p.same_person_confirmed_at !== null }]
+      : [];
   });
   const verdicts = checkPhotoSet(valid.map((a) => a.analysis));
   for (const [index, entry] of valid.entries()) {
     const verdict = verdicts[index]!;
+    // The stored verdict stays the check's own; an owner's "This is me" only changes what counts.
+    const usable = countsForTraining(verdict, entry.confirmed);
     await trx
       .updateTable('photos')
-      .set({ check_status: 'done', usable: verdict.usable, checks: JSON.stringify(verdict) })
+      .set({ check_status: 'done', usable, checks: JSON.stringify(verdict) })
       .where('id', '=', entry.id)
       .execute();
   }

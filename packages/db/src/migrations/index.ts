@@ -20,6 +20,7 @@ import * as refundRequests from './20261127220000-refund-requests.js';
 import * as generationRequestFingerprint from './20261127230000-generation-request-fingerprint.js';
 import * as adminRole from './20261128010000-admin-role.js';
 import * as unfinishedTasksIndex from './20261128020000-unfinished-tasks-index.js';
+import * as samePersonConfirmation from './20261128040000-same-person-confirmation.js';
 
 // Listed statically so bundled builds carry every migration. Keys sort in run order.
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '20261127230000-generation-request-fingerprint': generationRequestFingerprint,
   '20261128010000-admin-role': adminRole,
   '20261128020000-unfinished-tasks-index': unfinishedTasksIndex,
+  '20261128040000-same-person-confirmation': samePersonConfirmation,
 };
