@@ -1,4 +1,4 @@
-import type { User } from '@studioshot/contracts';
+import { SAME_PERSON_ADVICE, type User } from '@studioshot/contracts';
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import {
   BLURRY_ADVICE,
   BLURRY_CHECKS,
   PASSING_CHECKS,
+  STRANGER_CHECKS,
   stubUploads,
   uploadedPhoto,
   type FakeUploadAnswer,
@@ -548,5 +549,78 @@ describe('/upload picks up the set on the server', () => {
     expect(within(complete).getByText(/12 of 12 photos are ready for training/)).toBeTruthy();
     expect(router.state.location.search).toBe(`?session=${SESSION}`);
     expect(screen.queryByRole('heading', { name: 'No photos yet' })).toBeNull();
+  });
+});
+
+describe('/upload: a photo the same-person check flagged', () => {
+  /** Ten checked photos on the server, the tenth flagged by the same-person check alone. */
+  function flaggedSet(confirmAnswer: () => [number, unknown]) {
+    const server = fakeUploadServer();
+    for (let n = 1; n <= 10; n++) {
+      server.stored.push({
+        ...uploadedPhoto(n),
+        check_status: 'done',
+        usable: n !== 10,
+        checks: n === 10 ? STRANGER_CHECKS : PASSING_CHECKS,
+        advice: n === 10 ? [SAME_PERSON_ADVICE] : [],
+      } as ReturnType<typeof uploadedPhoto>);
+    }
+    const confirms: string[] = [];
+    const flaggedId = uploadedPhoto(10).id;
+    server.handlers[`POST /api/v1/upload/photos/${flaggedId}/confirm-same-person`] = () => {
+      confirms.push(flaggedId);
+      const answer = confirmAnswer();
+      if (answer[0] === 200) server.stored[9] = answer[1] as ReturnType<typeof uploadedPhoto>;
+      return answer;
+    };
+    openUpload(READY_USER, server.handlers, `/upload?session=${SESSION}`);
+    return { server, confirms, flaggedId };
+  }
+
+  it('warns, never drops it, and "This is me" makes it count', async () => {
+    const { confirms, flaggedId } = flaggedSet(() => [
+      200,
+      {
+        ...uploadedPhoto(10),
+        check_status: 'done',
+        usable: true,
+        checks: STRANGER_CHECKS,
+        advice: [SAME_PERSON_ADVICE],
+        same_person_confirmed_at: '2026-11-28T05:00:00.000Z',
+      },
+    ]);
+    const uploaded = await screen.findByRole('region', { name: 'Uploaded photos' });
+    const flagged = await within(uploaded).findByRole('article', { name: 'photo-10.jpg' });
+    // Listed with the others, as a warning the user can answer, not as a failure.
+    await within(flagged).findByText('Needs attention');
+    expect(within(flagged).queryByRole('list', { name: 'Failed checks' })).toBeNull();
+    const warning = within(flagged).getByRole('group', { name: 'Same-person check' });
+    expect(warning.textContent).toContain('Matches 2 of your 9 other photos.');
+    expect(warning.textContent).toContain(SAME_PERSON_ADVICE);
+    const summary = screen.getByRole('region', { name: 'Your photo set' });
+    expect(within(summary).getByText('9')).toBeTruthy();
+
+    fireEvent.click(within(warning).getByRole('button', { name: 'This is me' }));
+    await within(flagged).findByText('You confirmed this is you.');
+    expect(confirms).toEqual([flaggedId]);
+    expect(within(flagged).getByText('Usable')).toBeTruthy();
+    expect(within(flagged).queryByRole('button', { name: 'This is me' })).toBeNull();
+    expect(
+      await screen.findByText('Thanks for confirming: this photo now counts toward your set.'),
+    ).toBeTruthy();
+    await waitFor(() => expect(within(summary).getByText('10')).toBeTruthy());
+    const complete = await screen.findByRole('region', { name: 'Upload Complete' });
+    expect(within(complete).getByText(/10 of 10 photos are ready for training/)).toBeTruthy();
+  });
+
+  it('keeps the warning and says why when the confirmation is refused', async () => {
+    flaggedSet(() => [409, { detail: MESSAGES.photoNotFlagged, code: 'conflict' }]);
+    const uploaded = await screen.findByRole('region', { name: 'Uploaded photos' });
+    const flagged = await within(uploaded).findByRole('article', { name: 'photo-10.jpg' });
+    const warning = await within(flagged).findByRole('group', { name: 'Same-person check' });
+    fireEvent.click(within(warning).getByRole('button', { name: 'This is me' }));
+    expect(await screen.findByText(MESSAGES.photoNotFlagged)).toBeTruthy();
+    expect(within(flagged).getByRole('button', { name: 'This is me' })).toBeTruthy();
+    expect(within(flagged).getByText('Needs attention')).toBeTruthy();
   });
 });

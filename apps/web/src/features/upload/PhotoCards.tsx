@@ -1,4 +1,4 @@
-import type { UploadedPhoto } from '@studioshot/contracts';
+import { SAME_PERSON_ADVICE, type UploadedPhoto } from '@studioshot/contracts';
 import { useId, useState } from 'react';
 import { Spinner } from '../../components/PageState';
 import { ProgressBar } from '../../components/ProgressBar';
@@ -191,22 +191,90 @@ function CheckMark({ ok }: { ok: boolean | null }) {
   return <DashIcon className="size-3.5 text-stone-400" />;
 }
 
+/**
+ * The same-person check's warning under a photo it flagged, with the owner's answer: "This is me"
+ * overrules it (the photo then counts, if nothing else failed), and once answered it says so.
+ */
+function SamePersonWarning({
+  photo,
+  message,
+  onConfirm,
+  confirming,
+  canConfirm,
+}: {
+  photo: UploadedPhoto;
+  message: string;
+  onConfirm: (id: string) => void;
+  confirming: boolean;
+  canConfirm: boolean;
+}) {
+  const confirmed = photo.same_person_confirmed_at !== null;
+  return (
+    <div
+      role="group"
+      aria-label="Same-person check"
+      className="mt-2 rounded-lg bg-amber-50 p-2 text-xs leading-relaxed text-amber-950 ring-1 ring-amber-200"
+    >
+      {confirmed ? (
+        <p className="flex items-start gap-1.5">
+          <CheckIcon className="mt-0.5 size-3.5 shrink-0 text-emerald-700" />
+          <span>
+            <span className="font-semibold">You confirmed this is you.</span> The check said:{' '}
+            {message}.
+          </span>
+        </p>
+      ) : (
+        <>
+          <p className="flex items-start gap-1.5">
+            <AlertIcon className="mt-0.5 size-3.5 shrink-0" />
+            <span>
+              <span className="font-semibold">{message}.</span> {SAME_PERSON_ADVICE} If it is you,
+              say so and it counts toward your set.
+            </span>
+          </p>
+          {canConfirm && (
+            <button
+              type="button"
+              onClick={() => onConfirm(photo.id)}
+              disabled={confirming}
+              aria-busy={confirming || undefined}
+              className="mt-1.5 inline-flex items-center gap-1.5 rounded-md bg-white px-2.5 py-1 text-xs font-semibold text-stone-900 ring-1 ring-stone-300 transition-colors hover:bg-stone-50 disabled:opacity-60"
+            >
+              {confirming ? <Spinner className="size-3.5" /> : <CheckIcon className="size-3.5" />}
+              This is me
+            </button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
 /** An uploaded photo with its check results beside the thumbnail. */
 export function UploadedPhotoCard({
   photo,
   onRemove,
   removing,
   canRemove,
+  onConfirm,
+  confirming,
 }: {
   photo: UploadedPhoto;
   onRemove: (id: string) => void;
   removing: boolean;
+  /** False once the set is closed: no photo leaves it, and none is confirmed into it. */
   canRemove: boolean;
+  onConfirm: (id: string) => void;
+  confirming: boolean;
 }) {
   const nameId = useId();
   const state = photoState(photo);
-  const failed = failedChecks(photo);
-  const advice = state === 'unchecked' ? [UNCHECKED_ADVICE] : photo.advice;
+  const flagged = photo.checks.find((check) => check.id === 'same_person' && check.ok === false);
+  // The same-person check warns (below, with "This is me"); the others are failures.
+  const failed = failedChecks(photo).filter((check) => check.id !== 'same_person');
+  const advice = (state === 'unchecked' ? [UNCHECKED_ADVICE] : photo.advice).filter(
+    (tip) => tip !== SAME_PERSON_ADVICE,
+  );
   return (
     <li>
       <article
@@ -245,7 +313,7 @@ export function UploadedPhotoCard({
           {state === 'checking' && (
             <p className="mt-2 text-xs text-stone-500">Checking face, sharpness and size...</p>
           )}
-          {state === 'usable' && (
+          {state === 'usable' && !flagged && (
             <p className="mt-2 text-xs text-stone-500">
               All checks passed · {photo.width}×{photo.height} px
             </p>
@@ -269,6 +337,15 @@ export function UploadedPhotoCard({
                 <li key={tip}>{tip}</li>
               ))}
             </ul>
+          )}
+          {flagged && (
+            <SamePersonWarning
+              photo={photo}
+              message={flagged.message}
+              onConfirm={onConfirm}
+              confirming={confirming}
+              canConfirm={canRemove}
+            />
           )}
           {photo.checks.length > 0 && (
             <details className="group mt-2 text-xs">

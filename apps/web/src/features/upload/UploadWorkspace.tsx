@@ -241,6 +241,8 @@ export function UploadWorkspace({
                     photo={photo}
                     onRemove={(id) => void flow.removeUploaded(id)}
                     removing={flow.removing.has(photo.id)}
+                    onConfirm={(id) => void flow.confirmUploaded(id)}
+                    confirming={flow.confirming.has(photo.id)}
                     canRemove={!sessionClosed && !flow.completing}
                   />
                 ))}

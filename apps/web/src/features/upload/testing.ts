@@ -85,6 +85,7 @@ export function uploadedPhoto(
     usable: boolean | null;
     checks: { id: string; ok: boolean | null; message: string }[];
     advice: string[];
+    same_person_confirmed_at: string | null;
   }> = {},
 ) {
   const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -99,6 +100,7 @@ export function uploadedPhoto(
     usable: null,
     checks: [],
     advice: [],
+    same_person_confirmed_at: null,
     created_at: '2026-11-22T12:00:00.000Z',
     ...overrides,
   };
@@ -119,3 +121,10 @@ export const BLURRY_CHECKS = PASSING_CHECKS.map((check) =>
 
 export const BLURRY_ADVICE =
   'This photo looks blurry. Use a sharp, in-focus photo: hold the camera steady and use good light.';
+
+/** The checks of a photo the same-person check flagged, and nothing else. */
+export const STRANGER_CHECKS = PASSING_CHECKS.map((check) =>
+  check.id === 'same_person'
+    ? { ...check, ok: false, message: 'Matches 2 of your 9 other photos' }
+    : check,
+);

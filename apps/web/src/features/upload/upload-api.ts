@@ -67,6 +67,17 @@ export async function deleteUploadedPhoto(photoId: string): Promise<void> {
   await api.delete(`/api/v1/upload/photos/${encodeURIComponent(photoId)}`);
 }
 
+/** "This is me": overrules the same-person check on one flagged photo; answers the photo. */
+export async function confirmSamePerson(photoId: string): Promise<UploadedPhoto> {
+  return api.post(
+    `/api/v1/upload/photos/${encodeURIComponent(photoId)}/confirm-same-person`,
+    undefined,
+    { schema: ZUploadedPhotoSchema, invalid: CONFIRM_FAILED },
+  );
+}
+
+export const CONFIRM_FAILED = 'Could not confirm this photo. Please try again.';
+
 export async function updateProfile(changes: {
   gender: 'male' | 'female';
   age: number | null;

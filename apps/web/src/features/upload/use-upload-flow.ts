@@ -10,6 +10,8 @@ import { CURRENT_SET_QUERY_KEY } from './current-set';
 import { isMobileDevice, optimizeFiles, optimizeSettings } from './optimize';
 import {
   completeUploadSession,
+  CONFIRM_FAILED,
+  confirmSamePerson,
   createUploadSession,
   deleteUploadedPhoto,
   fetchSessionStatus,
@@ -162,6 +164,7 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
   const [pickErrors, setPickErrors] = useState<PickRejection[]>([]);
   const [startError, setStartError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState<ReadonlySet<string>>(new Set());
   const [completing, setCompleting] = useState(false);
   const [expired, setExpired] = useState(false);
   const runner = useRef(new UploadRunner());
@@ -454,6 +457,33 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     [sessionId],
   );
 
+  /** "This is me" on a photo the same-person check flagged: it then counts toward the set. */
+  const confirmUploaded = useCallback(
+    async (photoId: string) => {
+      if (!sessionId) return;
+      setConfirming((set) => new Set(set).add(photoId));
+      try {
+        const photo = await confirmSamePerson(photoId);
+        await updateSession(sessionQueryKey(sessionId), (old) => mergePhoto(old, photo));
+        toast.success(
+          photo.usable
+            ? 'Thanks for confirming: this photo now counts toward your set.'
+            : 'Thanks for confirming. This photo still needs attention for its other checks.',
+        );
+      } catch (error) {
+        toast.error(errorMessage(error, CONFIRM_FAILED));
+      } finally {
+        setConfirming((set) => {
+          const next = new Set(set);
+          next.delete(photoId);
+          return next;
+        });
+        void queryClient.invalidateQueries({ queryKey: sessionQueryKey(sessionId) });
+      }
+    },
+    [sessionId],
+  );
+
   /** Completes the session; resolves to true when training may start. */
   const completeSession = useCallback(async (): Promise<boolean> => {
     if (!sessionId) return false;
@@ -521,6 +551,8 @@ export function useUploadFlow(initialSessionId: string | null, events: UploadFlo
     startError,
     running,
     removing,
+    confirming,
+    confirmUploaded,
     completing,
     sessionGone,
     sessionMissing,
