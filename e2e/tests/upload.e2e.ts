@@ -36,6 +36,8 @@ const url = (p: string) => `${app.baseUrl}${p}`;
 
 /** Two people: the single-face check must fail. */
 const GROUP_SHOT = path.join(FIXTURES, 'two-faces.jpg');
+/** Someone else's portrait: the same-person check flags it among the astronaut's. */
+const SOMEONE_ELSE = path.join(FIXTURES, 'other-person.jpg');
 
 beforeAll(async () => {
   photoDir = await mkdtemp(path.join(tmpdir(), 'studioshot-upload-e2e-'));
@@ -223,6 +225,22 @@ describe('upload in the browser', () => {
       await expect(uploaded.getByRole('article').count()).resolves.toBe(12);
       await page.getByRole('region', { name: 'Your photo set' }).getByText('12 / 20').waitFor();
       await complete.getByText(/12 of 12 photos are ready for training/).waitFor();
+
+      // A face the same-person check does not recognise is a warning, never a silent drop: the
+      // user answers "This is me" and the photo counts.
+      await dropFile(page, SOMEONE_ELSE, 'me-at-the-lake.jpg');
+      await queue.getByRole('button', { name: 'Upload 1 photo' }).click();
+      const flagged = uploaded.getByRole('article', { name: 'me-at-the-lake.jpg' });
+      await flagged.waitFor({ timeout: 30_000 });
+      await waitForChecks(page, 13);
+      await flagged.getByText('Needs attention').waitFor();
+      const warning = flagged.getByRole('group', { name: 'Same-person check' });
+      await warning.getByText(/Matches \d+ of your 12 other photos/).waitFor();
+      await complete.getByText(/12 of 13 photos are ready for training/).waitFor();
+      await warning.getByRole('button', { name: 'This is me' }).click();
+      await warning.getByText('You confirmed this is you.').waitFor();
+      await flagged.getByText('Usable', { exact: true }).waitFor();
+      await complete.getByText(/13 of 13 photos are ready for training/).waitFor();
       await screenshot(page, '49-upload-complete');
       await shotAt(page, MOBILE, '50-upload-complete-mobile');
 
