@@ -8,6 +8,7 @@ import {
   assertValidPrefix,
   InvalidStorageKeyError,
   ObjectNotFoundError,
+  type DownloadUrlOptions,
   type ListedObject,
   type LocalFile,
   type PutOptions,
@@ -34,6 +35,7 @@ const isErrno = (error: unknown, ...codes: string[]): boolean =>
  */
 export class LocalStorage implements Storage {
   readonly driver = 'local' as const;
+  readonly downloadOrigin = undefined;
   readonly root: string;
   private readonly tmpDir: string;
 
@@ -144,6 +146,11 @@ export class LocalStorage implements Storage {
     // The whole directory goes, files that no key could name included.
     await rm(dir, { recursive: true, force: true });
     return found.length;
+  }
+
+  async downloadUrl(key: string, _options: DownloadUrlOptions): Promise<undefined> {
+    assertValidKey(key);
+    return undefined;
   }
 
   async localFile(key: string): Promise<LocalFile> {

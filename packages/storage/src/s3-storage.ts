@@ -5,10 +5,13 @@ import {
   ListObjectsV2Command,
   GetObjectCommand,
   HeadObjectCommand,
+  PutBucketCorsCommand,
   S3Client,
   S3ServiceException,
+  type CORSRule,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import {
   assertValidKey,
   assertValidPrefix,
   ObjectNotFoundError,
+  type DownloadUrlOptions,
   type ListedObject,
   type LocalFile,
   type PutOptions,
@@ -44,6 +48,26 @@ export interface S3StorageConfig {
 
 const MAX_PAGE_SIZE = 1000;
 
+/** The origin of the bucket's object addresses, as the SDK builds them (and presigns them). */
+function bucketOrigin(config: S3StorageConfig): string {
+  if (!config.endpoint) return `https://${config.bucket}.s3.${config.region}.amazonaws.com`;
+  const endpoint = new URL(config.endpoint);
+  return config.forcePathStyle
+    ? endpoint.origin
+    : `${endpoint.protocol}//${config.bucket}.${endpoint.host}`;
+}
+
+/** The bucket's CORS rule for downloads by pages on `origins`. */
+export function downloadCorsRule(origins: string[]): CORSRule {
+  return {
+    AllowedOrigins: origins,
+    AllowedMethods: ['GET', 'HEAD'],
+    AllowedHeaders: ['*'],
+    ExposeHeaders: ['Content-Disposition', 'Content-Length', 'Content-Type', 'ETag'],
+    MaxAgeSeconds: 3600,
+  };
+}
+
 // Multipart uploads buffer queueSize x partSize bytes: 2 x 5 MiB keeps a 50 MB upload's memory
 // small next to the API's RSS budget.
 const PART_SIZE = 5 * 1024 * 1024;
@@ -64,12 +88,14 @@ const isNotFound = (error: unknown): boolean =>
 export class S3Storage implements Storage {
   readonly driver = 's3' as const;
   readonly bucket: string;
+  readonly downloadOrigin: string;
   readonly client: S3Client;
   private readonly tmpDir: string;
   private readonly pageSize: number;
 
   constructor(config: S3StorageConfig, client?: S3Client) {
     this.bucket = config.bucket;
+    this.downloadOrigin = bucketOrigin(config);
     this.tmpDir = config.tmpDir ?? tmpdir();
     this.pageSize = Math.min(
       Math.max(1, Math.floor(config.pageSize ?? MAX_PAGE_SIZE)),
@@ -197,6 +223,34 @@ export class S3Storage implements Storage {
     }
     await flush();
     return count;
+  }
+
+  async downloadUrl(key: string, options: DownloadUrlOptions): Promise<string> {
+    assertValidKey(key);
+    // The name is ours (letters, digits, dots and dashes), so it needs no escaping.
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: `attachment; filename="${options.filename}"`,
+      ResponseContentType: options.contentType,
+    });
+    return getSignedUrl(this.client, command, {
+      expiresIn: Math.max(1, Math.floor(options.expiresInSeconds)),
+    });
+  }
+
+  /**
+   * Lets pages on `origins` read this bucket's download links from script (the gallery's
+   * download fetches the image): GET and HEAD, with the headers a download needs to read. It
+   * replaces the bucket's CORS rules, so this is the one place they are set.
+   */
+  async allowDownloadsFrom(origins: string[]): Promise<void> {
+    await this.client.send(
+      new PutBucketCorsCommand({
+        Bucket: this.bucket,
+        CORSConfiguration: { CORSRules: [downloadCorsRule(origins)] },
+      }),
+    );
   }
 
   async localFile(key: string): Promise<LocalFile> {

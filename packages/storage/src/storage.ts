@@ -13,6 +13,16 @@ export interface StoredObject {
   size: number;
 }
 
+/** What a download link says about the object it serves. */
+export interface DownloadUrlOptions {
+  /** How long the link works, in whole seconds (at least 1). */
+  expiresInSeconds: number;
+  /** The name the browser saves it under (Content-Disposition). */
+  filename: string;
+  /** The Content-Type it is answered with. */
+  contentType?: string;
+}
+
 /** One object as `list` reports it. */
 export interface ListedObject {
   key: string;
@@ -40,6 +50,11 @@ export interface LocalFile {
  */
 export interface Storage {
   readonly driver: 'local' | 's3';
+  /**
+   * The origin a browser fetches `downloadUrl`'s links from (the page's Content-Security-Policy
+   * must allow it); undefined where there are no such links.
+   */
+  readonly downloadOrigin: string | undefined;
   /** Stores a copy of the file at `filePath`; the source file is left as it is. */
   putFile(key: string, filePath: string, options?: PutOptions): Promise<StoredObject>;
   /** Stores everything the stream yields; a stream error fails the put and stores nothing. */
@@ -64,6 +79,11 @@ export interface Storage {
    * Deleting a person's data is `deletePrefix(userPrefix(id))`.
    */
   deletePrefix(prefix: string): Promise<number>;
+  /**
+   * A link from which a browser fetches the object itself for `expiresInSeconds`, saved as
+   * `filename` (S3: a presigned GET); undefined where there is none (local: the API sends it).
+   */
+  downloadUrl(key: string, options: DownloadUrlOptions): Promise<string | undefined>;
   /** The object as a local file path (see `LocalFile`); `ObjectNotFoundError` when missing. */
   localFile(key: string): Promise<LocalFile>;
   /** Releases connections (S3); the instance must not be used afterwards. */
