@@ -8,6 +8,7 @@ import { pinoHttp } from 'pino-http';
 import type { Container } from './container.js';
 import { webOrigins } from './env.js';
 import { RouteTable, type ResponseCheck } from './http/declare.js';
+import { imageSender } from './http/send-image.js';
 import { freshProfileAfterWrites } from './middleware/fresh-profile.js';
 import { requireAdmin, requireAdminConsoleSession } from './middleware/admin.js';
 import { requireAuth } from './middleware/auth.js';
@@ -115,12 +116,7 @@ export function createApp(c: Container): Express {
   trainingRoutes(api, c.training);
   deletionRoutes(api, c.deletions);
   queueRoutes(api, c.queue);
-  generationRoutes(api, {
-    generation: c.generation,
-    sendStored: async (key, res) => {
-      await pipeline(await c.storage.get(key), res);
-    },
-  });
+  generationRoutes(api, { generation: c.generation, sendImage: imageSender(c.storage) });
   paymentsRoutes(api, {
     checkout: c.checkout,
     fulfilment: c.fulfilment,

@@ -89,6 +89,7 @@ export function createContainer(env: Env, logger: Logger): WiredContainer {
     usersRepo: lent.usersRepository,
     passwords: lent.passwords,
     revocations: accounts.revocations,
+    servedImages: work.servedImages,
     refreshGrace: lent.refreshGrace,
     authLimits: lent.authLimits,
     paymentProvider: money.paymentProvider,
@@ -128,6 +129,7 @@ export function createContainer(env: Env, logger: Logger): WiredContainer {
       await Promise.all([
         accounts.userCache.start(),
         accounts.revocations.start(),
+        work.withdrawnImages.start(),
         work.taskEvents.start(),
       ]);
       // A task committed just before the API stopped may never have reached the queue.
@@ -145,6 +147,7 @@ export function createContainer(env: Env, logger: Logger): WiredContainer {
       await Promise.allSettled([
         accounts.userCache.close(),
         accounts.revocations.close(),
+        work.withdrawnImages.close(),
         work.taskEvents.close(),
       ]);
       await Promise.allSettled([jobQueue.close(), scheduled.close(), admin.consoleQueues.close()]);

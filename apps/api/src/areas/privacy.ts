@@ -7,6 +7,7 @@ import type { JobQueueRepository } from '../repositories/job-queue.repository.js
 import { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
 import type { RefreshGraceRepository } from '../repositories/refresh-grace.repository.js';
 import { RetentionRepository } from '../repositories/retention.repository.js';
+import type { ServedImages } from '../services/served-images.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
@@ -56,6 +57,7 @@ export function createPrivacyArea(
     usersRepo: UsersRepository;
     passwords: PasswordHasher;
     revocations: SessionRevocationsRepository;
+    servedImages: Pick<ServedImages, 'withdraw'>;
     refreshGrace: RefreshGraceRepository;
     authLimits: AuthRateLimits;
     paymentProvider: PaymentProvider;
@@ -91,6 +93,7 @@ export function createPrivacyArea(
       stopper,
       storage,
       traces,
+      servedImages: shared.servedImages,
     }),
     photoSets: new PhotoSetDeletionService({
       deletions: deletionsRepo,
@@ -104,6 +107,7 @@ export function createPrivacyArea(
       deletions: deletionsRepo,
       jobs: scheduled,
       revocations,
+      servedImages: shared.servedImages,
       grace: refreshGrace,
       limits: authLimits,
       provider: shared.paymentProvider,

@@ -14,6 +14,8 @@ import type { ScheduledJobs } from '../scheduling/scheduled-jobs.js';
 import { DurationEstimates } from '../services/duration-estimates.js';
 import { GenerationService } from '../services/generation.service.js';
 import { ImageTokens } from '../services/image-tokens.js';
+import { ServedImages } from '../services/served-images.js';
+import { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import { PhotoProcessingService } from '../services/photo-processing.js';
 import { PhotoSetsService } from '../services/photo-sets.service.js';
 import { QueueService } from '../services/queue.service.js';
@@ -31,6 +33,10 @@ export interface WorkArea {
   /** Every task change, of every type: what /ws relays. */
   taskEvents: TaskEventsRepository;
   queue: QueueService;
+  /** The generated images as serving finds them; deletions withdraw theirs in every process. */
+  servedImages: ServedImages;
+  /** The announced set behind `servedImages`: started and closed with the process. */
+  withdrawnImages: SessionRevocationsRepository;
 }
 
 /** The task queues the workers consume, as the deployment sets their attempts. */
@@ -54,6 +60,17 @@ export function createWorkArea(
   const jobs = jobQueueOf(env, redis, bullPrefix);
   const uploadsRepo = new UploadsRepository(db);
   const imageTokens = new ImageTokens(`${env.JWT_SECRET}:images`);
+  // Announced the way sign-ins are revoked, under a prefix of their own; kept as long as a token
+  // signed before the withdrawal can live.
+  const withdrawnImages = new SessionRevocationsRepository(
+    redis,
+    `${env.REDIS_PREFIX}withdrawn-images:`,
+    imageTokens.maxLifetimeSeconds,
+  );
+  const servedImages = new ServedImages({
+    findImage: (imageId) => generationsRepo.findImage(imageId),
+    withdrawn: withdrawnImages,
+  });
   const uploads = new UploadsService({
     uploads: uploadsRepo,
     users: usersRepo,
@@ -91,6 +108,7 @@ export function createWorkArea(
     events: taskEvents,
     storage,
     imageTokens,
+    servedImages,
     waitMs: env.GENERATION_WAIT_MS,
     debugPrompts: env.DEBUG_PROMPTS,
     logger,
@@ -118,6 +136,8 @@ export function createWorkArea(
     generation,
     taskEvents,
     queue,
+    servedImages,
+    withdrawnImages,
   };
   return { work, jobQueue: jobs };
 }

@@ -15,11 +15,12 @@ import {
   ZStylesResponseSchema,
   ZGenerateImageRequestSchema,
 } from '@studioshot/contracts';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { reply, type DeclaringRouter, type RouteSpec } from '../http/declare.js';
+import { IMAGE_LINK_SECONDS, type ImageSender } from '../http/send-image.js';
 import { multipartBody } from '../middleware/multipart.js';
 import { parse } from '../validation.js';
 import type { GenerationRequest, GenerationService } from '../services/generation.service.js';
@@ -88,8 +89,8 @@ export function generationRoutes(
   api: DeclaringRouter,
   deps: {
     generation: GenerationService;
-    /** Streams a stored object to the response. */
-    sendStored: (key: string, res: Response) => Promise<void>;
+    /** Sends an image whose token was checked: its bytes, or a link to them (S3). */
+    sendImage: ImageSender;
   },
 ): void {
   const { generation } = deps;
@@ -263,14 +264,26 @@ export function generationRoutes(
           // Anything but one string is no token (and is refused as one).
           token: z.string().optional().catch(undefined).describe("The token in the image's `url`"),
         }),
-        responses: { 200: { description: 'The JPEG', contentType: 'image/jpeg' } },
+        responses: {
+          200: {
+            description: 'Local storage: the JPEG (`Cache-Control: private, max-age=3600`)',
+            contentType: 'image/jpeg',
+          },
+          302: {
+            description: `S3 storage: a presigned link to the JPEG in the bucket, working for ${IMAGE_LINK_SECONDS} s at most and never past the token's expiry, which downloads as the image's \`filename\``,
+            headers: {
+              Location: { description: 'The presigned bucket address', schema: { type: 'string' } },
+              'Cache-Control': {
+                description: '`private, no-store`: the link is not kept',
+                schema: { type: 'string' },
+              },
+            },
+          },
+        },
         errors: [403],
       },
       async ({ res, params, query }) => {
-        const key = await generation.imageKey(params.id, query.token, which);
-        res.setHeader('Content-Type', 'image/jpeg');
-        res.setHeader('Cache-Control', 'private, max-age=3600');
-        await deps.sendStored(key, res);
+        await deps.sendImage(await generation.servedImage(params.id, query.token, which), res);
       },
     );
   }

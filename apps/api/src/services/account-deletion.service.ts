@@ -8,6 +8,7 @@ import type { DeletionRepository } from '../repositories/deletion.repository.js'
 import type { PaymentProvider } from '../money/payment-providers/provider.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
 import type { RefreshGraceRepository } from '../repositories/refresh-grace.repository.js';
+import type { ServedImages } from './served-images.js';
 import type { SessionRevocationsRepository } from '../repositories/session-revocations.repository.js';
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { checkCallerPassword } from './caller-password.js';
@@ -36,6 +37,8 @@ export interface AccountDeletionDeps {
   deletions: DeletionRepository;
   jobs: DeletionJobs;
   revocations: SessionRevocationsRepository;
+  /** The account's generated images are refused by every process once deletion is asked. */
+  servedImages: Pick<ServedImages, 'withdraw'>;
   grace: RefreshGraceRepository;
   limits: AuthRateLimits;
   provider: PaymentProvider;
@@ -147,6 +150,7 @@ export class AccountDeletionService {
     // Queued before anything else can fail: its first step revokes the sessions again.
     await this.enqueue(deletionId);
     await revocations.revoke(await deletions.revokeAllSignIns(userId));
+    await this.deps.servedImages.withdraw([userId]);
     this.deps.logger.info({ deletionId }, 'account deletion requested');
     return this.status(deletionId);
   }

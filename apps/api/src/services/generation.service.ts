@@ -41,6 +41,7 @@ import type { JobQueueRepository } from '../repositories/job-queue.repository.js
 import type { TaskEventsRepository } from '../repositories/task-events.repository.js';
 import type { Task, TasksRepository } from '../repositories/tasks.repository.js';
 import type { GenerationOrdersService } from '../money/generation-orders.service.js';
+import type { ServedImages } from './served-images.js';
 import type { ImageTokens } from './image-tokens.js';
 
 /** What a generation says until a worker takes it. */
@@ -119,6 +120,11 @@ export interface GenerationAnswer {
   body: GenerationResult;
 }
 
+/** The name an image is saved under (its `filename`, and its S3 link's download name). */
+function downloadFilename(image: { generation_id: string; position: number }): string {
+  return `headshot-${image.generation_id.slice(0, 8)}-${image.position + 1}.jpg`;
+}
+
 /**
  * Generation (docs/spec/calls.md#75-generation): accepts a generation (its task, its row and its
  * credits' reservation in
@@ -137,6 +143,8 @@ export class GenerationService {
       events: TaskEventsRepository;
       storage: Storage;
       imageTokens: ImageTokens;
+      /** The images as serving finds them, and their withdrawal when deleted. */
+      servedImages: ServedImages;
       /** How long a Generate call waits for its images before answering 202. */
       waitMs: number;
       /** DEBUG_PROMPTS: everyone may send a custom prompt. */
@@ -326,6 +334,7 @@ export class GenerationService {
   async deleteImage(userId: string, imageId: string): Promise<{ message: string; id: string }> {
     const image = await this.deps.generations.deleteImage(userId, imageId);
     if (!image) throw new AppError('not_found', MESSAGES.imageNotFound);
+    await this.deps.servedImages.withdraw([image.id]);
     for (const key of [image.image_key, image.thumbnail_key]) {
       await this.deps.storage.delete(key).catch((error: unknown) =>
         // The row is gone: a file left behind is garbage under the user's prefix, not a leak.
@@ -335,17 +344,24 @@ export class GenerationService {
     return { message: MESSAGES.imageDeleted, id: image.id };
   }
 
-  /** The stored key of an image or its thumbnail, for a request carrying that image's token. */
-  async imageKey(
+  /**
+   * The stored key of an image or its thumbnail, for a request carrying that image's token, and
+   * when the token stops working (seconds since the epoch).
+   */
+  async servedImage(
     imageId: string,
     token: string | undefined,
     which: 'image' | 'thumbnail',
-  ): Promise<string> {
-    if (!token || !this.deps.imageTokens.verify(imageId, token))
-      throw new AppError('forbidden', MESSAGES.imageLinkExpired);
-    const image = await this.deps.generations.findImage(imageId);
+  ): Promise<{ key: string; tokenExpiry: number; filename: string }> {
+    const tokenExpiry = token ? this.deps.imageTokens.expiryIfValid(imageId, token) : undefined;
+    if (tokenExpiry === undefined) throw new AppError('forbidden', MESSAGES.imageLinkExpired);
+    const image = await this.deps.servedImages.find(imageId);
     if (!image) throw new AppError('not_found', MESSAGES.imageNotFound);
-    return which === 'image' ? image.image_key : image.thumbnail_key;
+    return {
+      key: which === 'image' ? image.image_key : image.thumbnail_key,
+      tokenExpiry,
+      filename: downloadFilename(image),
+    };
   }
 
   /**
@@ -486,7 +502,7 @@ export class GenerationService {
       model_id: image.model_id,
       url: `/images/generated/${image.id}?token=${token}`,
       thumbnail_url: `/images/generated/${image.id}/thumbnail?token=${token}`,
-      filename: `headshot-${image.generation_id.slice(0, 8)}-${image.position + 1}.jpg`,
+      filename: downloadFilename(image),
       width: image.width,
       height: image.height,
       size_bytes: image.size_bytes,

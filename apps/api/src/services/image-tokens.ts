@@ -27,13 +27,25 @@ export class ImageTokens {
     return Math.ceil((Math.floor(now / 1000) + this.ttlSeconds) / round) * round;
   }
 
+  /** The longest a token can live, in seconds (its lifetime and the rounding up). */
+  get maxLifetimeSeconds(): number {
+    return this.ttlSeconds + this.roundToSeconds;
+  }
+
   verify(imageId: string, token: string, now = Date.now()): boolean {
+    return this.expiryIfValid(imageId, token, now) !== undefined;
+  }
+
+  /** When the token stops working (seconds since the epoch), if it is valid for this image now. */
+  expiryIfValid(imageId: string, token: string, now = Date.now()): number | undefined {
     const [expiryText, mac] = token.split('.');
     const expiry = Number(expiryText);
-    if (!mac || !Number.isInteger(expiry) || expiry < Math.floor(now / 1000)) return false;
+    if (!mac || !Number.isInteger(expiry) || expiry < Math.floor(now / 1000)) return undefined;
     const expected = Buffer.from(this.mac(imageId, expiry));
     const given = Buffer.from(mac);
-    return expected.length === given.length && timingSafeEqual(expected, given);
+    return expected.length === given.length && timingSafeEqual(expected, given)
+      ? expiry
+      : undefined;
   }
 
   private mac(imageId: string, expiry: number): string {

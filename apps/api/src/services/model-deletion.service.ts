@@ -3,6 +3,7 @@ import { SCHEDULED_JOBS, MESSAGES, type ModelDeletion } from '@studioshot/contra
 import { generationPrefix, modelPrefix, type Storage } from '@studioshot/storage';
 import { AppError } from '../errors.js';
 import { NotYet } from '../scheduling/scheduled-jobs.js';
+import type { ServedImages } from './served-images.js';
 import type { DeletionRepository } from '../repositories/deletion.repository.js';
 import type { RedisTracesRepository } from '../repositories/redis-traces.repository.js';
 import {
@@ -35,6 +36,8 @@ export class ModelDeletionService {
       stopper: WorkStopper;
       storage: Storage;
       traces: RedisTracesRepository;
+      /** The model's generated images are refused by every process before its rows go. */
+      servedImages: Pick<ServedImages, 'withdraw'>;
       waitMs?: number;
     },
   ) {}
@@ -100,7 +103,10 @@ export class ModelDeletionService {
     {
       name: 'redis',
       run: async ({ modelId }) => {
-        const { deletions, traces } = this.deps;
+        const { deletions, traces, servedImages } = this.deps;
+        // Every process refuses the model's images from now on, from memory; the scrub below
+        // then removes the announcement's trace from Redis with the rest.
+        await servedImages.withdraw([modelId]);
         const work = await deletions.modelWork(modelId);
         await traces.scrub([modelId, ...work.map((task) => task.id)]);
       },
