@@ -74,7 +74,7 @@ export function createApp(c: Container): Express {
       },
     }),
   );
-  app.use(securityHeaders(c.env.PAYMENT_PROVIDER));
+  app.use(securityHeaders(c.env.PAYMENT_PROVIDER, c.storage.downloadOrigin));
   app.use(freshProfileAfterWrites(c.userCache));
   // Every route is declared once (http/declare.ts): its router serves it, the document says it.
   const auth = requireAuth(c.accessCheck);

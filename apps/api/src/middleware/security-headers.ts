@@ -16,11 +16,19 @@ export const STRIPE_CSP_SOURCES = {
 
 type Directives = Record<string, string[]>;
 
-/** Our directives on top of helmet's defaults; Stripe's origins only when Stripe takes the cards. */
-export function contentSecurityDirectives(paymentProvider: 'test' | 'stripe'): Directives {
+/**
+ * Our directives on top of helmet's defaults; Stripe's origins only when Stripe takes the cards;
+ * the storage's download origin (S3: images are redirected to the bucket) for showing images and
+ * for the download, which fetches them.
+ */
+export function contentSecurityDirectives(
+  paymentProvider: 'test' | 'stripe',
+  downloadOrigin?: string,
+): Directives {
+  const storage = downloadOrigin ? [downloadOrigin] : [];
   const directives: Directives = {
-    'img-src': ["'self'", 'data:', 'blob:'],
-    'connect-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...storage],
+    'connect-src': ["'self'", ...storage],
   };
   if (paymentProvider === 'stripe') {
     // Each of these is 'self' otherwise (helmet's script-src, our connect-src, and default-src
@@ -33,8 +41,13 @@ export function contentSecurityDirectives(paymentProvider: 'test' | 'stripe'): D
 }
 
 /** helmet's headers, with the Content-Security-Policy for the payment provider in use. */
-export function securityHeaders(paymentProvider: 'test' | 'stripe'): RequestHandler {
+export function securityHeaders(
+  paymentProvider: 'test' | 'stripe',
+  downloadOrigin?: string,
+): RequestHandler {
   return helmet({
-    contentSecurityPolicy: { directives: contentSecurityDirectives(paymentProvider) },
+    contentSecurityPolicy: {
+      directives: contentSecurityDirectives(paymentProvider, downloadOrigin),
+    },
   });
 }
