@@ -52,8 +52,12 @@ export async function waitForHttp(
   }
 }
 
-export function startNode(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [script], {
+export function startNode(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, script], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...env },

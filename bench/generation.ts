@@ -5,18 +5,13 @@
  *    to the answer with its 4 images and all 4 downloaded (the engine session already warm).
  *    Target: median < 8 s on 2 cores. The task's own times split it (queue and claim, engine,
  *    ranking and storing).
- *  - generated image serving: GET /images/generated/{id}?token= of 1024x1024 JPEGs from local
- *    storage, with a bare Node static file server on the same files in the same run for scale.
- *    Target: at least 1,000 images a second.
+ * Serving the images is measured by image-serving.ts.
  */
 import { applyLedgerEntry, createDb } from '@studioshot/db';
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
 import { LocalStorage } from '@studioshot/storage';
-import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -33,8 +28,6 @@ import {
 import { makePhotos, seedCheckedSession } from './seed.js';
 
 const RUNS = 7;
-const SERVING_SECONDS = 10;
-const SERVING_CONNECTIONS = 16;
 
 interface GeneratedImage {
   id: string;
@@ -67,17 +60,6 @@ const api = startNode('apps/api/dist/main.js', env);
 const worker = startNode('apps/worker/dist/main.js', env);
 const db = createDb(databaseUrl, { max: 2 });
 const storage = new LocalStorage(storageDir);
-const staticServer = createServer((req, res) => {
-  // The same files the API serves, looked up by image id, with nothing else in the way.
-  const key = staticKeys.get(req.url?.slice(1) ?? '');
-  if (!key) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'Content-Type': 'image/jpeg' });
-  createReadStream(path.join(storageDir, key)).pipe(res);
-});
-const staticKeys = new Map<string, string>();
 
 try {
   await waitForHttp(`${base}/health`, api);
@@ -121,7 +103,6 @@ try {
   const totals: number[] = [];
   const engineSeconds: number[] = [];
   const taskSeconds: number[] = [];
-  const images: GeneratedImage[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     const sentAt = performance.now();
     const res = await generate();
@@ -136,7 +117,6 @@ try {
       }),
     );
     totals.push((performance.now() - sentAt) / 1000);
-    images.push(...answer.images);
     const task = await db
       .selectFrom('tasks')
       .select(['started_at', 'completed_at', 'result'])
@@ -146,52 +126,12 @@ try {
     engineSeconds.push((task.result as { engine_seconds: number }).engine_seconds);
   }
 
-  // Serving: every image delivered above, through the API and through the bare server.
-  const rows = await db
-    .selectFrom('generated_images')
-    .select(['id', 'image_key'])
-    .where('user_id', '=', user.id)
-    .execute();
-  for (const row of rows) staticKeys.set(row.id, row.image_key);
-  const staticPort = await freePort();
-  await new Promise<void>((resolve) => staticServer.listen(staticPort, '127.0.0.1', resolve));
-  const load = async (url: string, paths: string[]) => {
-    const result = await autocannon({
-      url,
-      connections: SERVING_CONNECTIONS,
-      duration: SERVING_SECONDS,
-      requests: paths.map((p) => ({ method: 'GET', path: p })),
-    });
-    if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} answers were not 2xx`);
-    return { perSecond: result.requests.average, mbPerSecond: result.throughput.average / 2 ** 20 };
-  };
-  const apiServing = await load(
-    base,
-    images.map((image) => image.url),
-  );
-  const bareServing = await load(
-    `http://127.0.0.1:${staticPort}`,
-    rows.map((row) => `/${row.id}`),
-  );
-  const sizes = await Promise.all(rows.map((row) => stat(path.join(storageDir, row.image_key))));
-  const meanBytes = sizes.reduce((sum, s) => sum + s.size, 0) / rows.length;
-
   const result = {
     machine: machine(),
     runs: RUNS,
     request_to_4_images_s: { median: median(totals), all: totals },
     task_started_to_completed_s: { median: median(taskSeconds), all: taskSeconds },
     engine_s: { median: median(engineSeconds), all: engineSeconds },
-    serving: {
-      images: rows.length,
-      mean_image_kib: Math.round(meanBytes / 1024),
-      connections: SERVING_CONNECTIONS,
-      seconds: SERVING_SECONDS,
-      api_per_second: Math.round(apiServing.perSecond),
-      bare_static_per_second: Math.round(bareServing.perSecond),
-      ratio_to_bare: Math.round((apiServing.perSecond / bareServing.perSecond) * 100) / 100,
-      api_mib_per_second: Math.round(apiServing.mbPerSecond),
-    },
   };
   console.log(JSON.stringify(result, null, 2));
   writeResult(
@@ -208,17 +148,10 @@ ${RUNS} generations of 4 images at 1024x1024 after one warm-up, one after anothe
 | of which the task (claimed -> completed: render, rank, store) | ${result.task_started_to_completed_s.median.toFixed(2)} s | — |
 | of which the engine rendering | ${result.engine_s.median.toFixed(2)} s | — |
 
-Serving ${rows.length} generated 1024x1024 JPEGs (mean ${result.serving.mean_image_kib} KiB), autocannon, ${SERVING_CONNECTIONS} connections, ${SERVING_SECONDS} s each:
-
-| server | images / s | target |
-| --- | --- | --- |
-| API: GET /images/generated/{id}?token= (token check, row lookup, stream from storage) | ${result.serving.api_per_second} | >= 1,000 |
-| bare Node static server, same files | ${result.serving.bare_static_per_second} | — |
-| ratio | ${result.serving.ratio_to_bare} | — |
+Serving the images: \`image-serving.md\`.
 `,
   );
 } finally {
-  staticServer.close();
   await Promise.allSettled([stop(api), stop(worker)]);
   await db.destroy();
   await dropDatabase(adminUrl, database).catch(() => undefined);

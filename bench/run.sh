@@ -3,7 +3,7 @@
 #   bash bench/run.sh              every benchmark
 #   bash bench/run.sh NAME         one (profile-throughput, landing, webhook-throughput,
 #                                  photo-processing, photo-upload, photo-checks, same-person, training,
-#                                  journeys, queue-throughput, engine-generate, generation, generate-page,
+#                                  journeys, queue-throughput, engine-generate, generation, image-serving, generate-page,
 #                                  metrics-overhead)
 #   bash bench/run.sh fuzz-long        the long random API fuzz run (not part of "every": ~20 min)
 # Results are written to bench/results/ (commit them with the machine they ran on).
@@ -11,7 +11,7 @@ source "$(dirname "$0")/../scripts/lib.sh"
 provision
 cd "$ROOT"
 pnpm exec turbo run build --output-logs=errors-only
-for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks same-person training journeys queue-throughput engine-generate generation generate-page metrics-overhead}; do
+for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks same-person training journeys queue-throughput engine-generate generation image-serving generate-page metrics-overhead}; do
   log "bench: $name"
   if [ "$name" = fuzz-long ]; then ensure_schemathesis; fi
   if [ "$name" = engine-generate ]; then
