@@ -21,6 +21,7 @@ describe('loadWorkerEnv', () => {
     (setting) => {
       const turnOn: Record<string, Record<string, string>> = {
         ENGINE_FLAG_IMAGES: { ENGINE_FLAG_IMAGES: '1' },
+        ENGINE_ANSWER_AFTER_MS: { ENGINE_ANSWER_AFTER_MS: '100' },
       };
       const on = turnOn[setting];
       // A convenience added to the list needs its case here: this test walks the whole list.

@@ -101,6 +101,13 @@ export const DEV_CONVENIENCES: readonly DevConvenience[] = [
     isOn: (s) => typeof s.ENGINE_FLAG_IMAGES === 'string' && s.ENGINE_FLAG_IMAGES.trim() !== '',
   },
   {
+    setting: 'ENGINE_ANSWER_AFTER_MS',
+    why: 'makes the engine answer every training and generation after a fixed sleep with stand-in files instead of a model and headshots (the fleet simulation runs on it); unset it',
+    apps: ['worker'],
+    isOn: (s) =>
+      typeof s.ENGINE_ANSWER_AFTER_MS === 'string' && s.ENGINE_ANSWER_AFTER_MS.trim() !== '',
+  },
+  {
     setting: `GENERATION_WAIT_MS above ${PRODUCTION_GENERATION_WAIT_MS}`,
     why: "a Generate call would outlast the spec client's 10 s timeout, which then gives up on an answer the server still sends; unset it",
     apps: ['api'],

@@ -9,6 +9,7 @@ import signal
 import sys
 
 from . import ENGINES, __version__, protocol
+from .answer_after import AnswerAfter, answer_after_ms
 from .channel import Channel
 from .jobs import Generator, Trainer
 from .loop import EngineLoop, GeneratorFactory
@@ -81,6 +82,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"the {args.engine} engine is not available in this build", file=sys.stderr)
             return EXIT_USAGE
         trainer, factory = studio, generator_factory(args.engine)
+    try:
+        sleep_ms = answer_after_ms(os.environ)
+    except ValueError as error:
+        print(f"studioshot_engine: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if sleep_ms is not None:
+        # A development convenience: every job is answered after a fixed sleep (answer_after.py).
+        stand_in = AnswerAfter(sleep_ms)
+        trainer, factory = stand_in, lambda: stand_in
     channel = Channel(args.fd)
     channel.send(protocol.ready(args.engine, __version__))
     EngineLoop(channel, trainer, factory).serve_forever()

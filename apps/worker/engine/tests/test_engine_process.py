@@ -209,3 +209,42 @@ def test_refuses_to_start_without_the_protocol_schema(tmp_path: Path) -> None:
             env={**os.environ, "ENGINE_PROTOCOL_SCHEMA": str(tmp_path / "missing.json")},
         )
     assert run.returncode == 3 and "missing.json cannot be read" in run.stderr
+
+
+def test_answer_after_answers_each_job_after_its_sleep_with_files_the_worker_stores(
+    start_engine: StartEngine, tmp_path: Path
+) -> None:
+    """ENGINE_ANSWER_AFTER_MS (a development convenience the worker refuses in production): the
+    real process answers a training and a generation after the fixed sleep, never sooner."""
+    engine = start_engine(env={**os.environ, "ENGINE_ANSWER_AFTER_MS": "300"})
+    started = time.monotonic()
+    engine.send(start_message("job-train", ASTRONAUTS[:1], tmp_path / "train"))
+    trained = engine.receive_until("result", "error")
+    assert time.monotonic() - started >= 0.3
+    assert trained[-1]["type"] == "result" and trained[-1]["summary"]["answered_after_ms"] == 300
+    kinds = {m["kind"]: Path(m["path"]) for m in trained if m["type"] == "artifact"}
+    assert set(kinds) == {"model", "preview"} and all(path.is_file() for path in kinds.values())
+
+    started = time.monotonic()
+    engine.send(generate_message("job-generate", kinds["model"], tmp_path / "images", count=2, size=256))
+    generated = engine.receive_until("result", "error")
+    assert time.monotonic() - started >= 0.3
+    images = [m for m in generated if m["type"] == "artifact"]
+    assert [m["meta"]["index"] for m in images] == [0, 1]
+    import cv2  # noqa: PLC0415
+
+    assert all(cv2.imread(m["path"]).shape == (256, 256, 3) for m in images)
+
+
+def test_answer_after_is_cancelled_during_its_sleep(start_engine: StartEngine, tmp_path: Path) -> None:
+    engine = start_engine(env={**os.environ, "ENGINE_ANSWER_AFTER_MS": "60000"})
+    engine.send(start_message("job-1", ASTRONAUTS[:1], tmp_path))
+    assert engine.receive()["type"] == "progress"
+    engine.send(cancel_message("job-1"))
+    assert engine.receive_until("result", "error")[-1]["code"] == "cancelled"
+
+
+def test_answer_after_refuses_a_value_that_is_not_milliseconds(start_engine: StartEngine) -> None:
+    engine = start_engine(expect_ready=False, env={**os.environ, "ENGINE_ANSWER_AFTER_MS": "soon"})
+    assert engine.wait(30) == 2
+    assert "ENGINE_ANSWER_AFTER_MS must be a whole number of milliseconds" in engine.stderr()
