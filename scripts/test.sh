@@ -53,6 +53,9 @@ pnpm exec turbo run build typecheck --output-logs=errors-only
 step "unit and integration tests"
 pnpm exec turbo run test --concurrency=1 --output-logs=full
 
+# 2 APIs and 3 workers of the built apps, killed and drained at random (README: Deploy: a fleet).
+step "fleet simulation"
+pnpm --filter @studioshot/e2e fleet
 
 step "browser tests"
 pnpm --filter @studioshot/e2e e2e
