@@ -4,14 +4,14 @@
 #   bash bench/run.sh NAME         one (profile-throughput, landing, webhook-throughput,
 #                                  photo-processing, photo-upload, photo-checks, same-person, training,
 #                                  journeys, queue-throughput, engine-generate, generation, image-serving, generate-page,
-#                                  metrics-overhead)
+#                                  metrics-overhead, fleet-simulation)
 #   bash bench/run.sh fuzz-long        the long random API fuzz run (not part of "every": ~20 min)
 # Results are written to bench/results/ (commit them with the machine they ran on).
 source "$(dirname "$0")/../scripts/lib.sh"
 provision
 cd "$ROOT"
 pnpm exec turbo run build --output-logs=errors-only
-for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks same-person training journeys queue-throughput engine-generate generation image-serving generate-page metrics-overhead}; do
+for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks same-person training journeys queue-throughput engine-generate generation image-serving generate-page metrics-overhead fleet-simulation}; do
   log "bench: $name"
   if [ "$name" = fuzz-long ]; then ensure_schemathesis; fi
   if [ "$name" = engine-generate ]; then
