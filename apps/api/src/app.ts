@@ -1,10 +1,8 @@
 import compression from 'compression';
 import { ADMIN_QUEUES_PATH } from '@studioshot/contracts';
 import express, { Router, type Express } from 'express';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pinoHttp } from 'pino-http';
 import type { Container } from './container.js';
 import { webOrigins } from './env.js';
 import { RouteTable, type ResponseCheck } from './http/declare.js';
@@ -15,6 +13,7 @@ import { requireAuth } from './middleware/auth.js';
 import { errorHandler, notFound } from './middleware/errors.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { requestLog } from './middleware/request-log.js';
 import { refuseNulCharacters } from './middleware/text.js';
 import { requestMetrics } from './middleware/request-metrics.js';
 import { accountRoutes } from './routes/account.routes.js';
@@ -36,7 +35,6 @@ import { pipeline } from 'node:stream/promises';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 import { socialProof } from './env.js';
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 /**
  * Paths the server answers itself; everything else under GET is the web app. The metrics port's
  * paths are listed so the public port answers them 404, never the web app's page.
@@ -50,30 +48,7 @@ export function createApp(c: Container): Express {
   app.set('trust proxy', c.env.TRUST_PROXY);
   if (c.env.HTTP_METRICS) app.use(requestMetrics(c.metrics.httpDuration));
 
-  app.use(
-    pinoHttp({
-      logger: c.logger,
-      // Reuse a sane incoming id (from a proxy), else mint one; echoed back to the client.
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id =
-          typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/health/live' },
-      // What a request log needs, without serialising every header on every request.
-      serializers: {
-        // The path only: query strings can carry image tokens.
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url.split('?')[0],
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(c.logger, { quietPaths: ['/health', '/health/live'] }));
   app.use(securityHeaders(c.env.PAYMENT_PROVIDER, c.storage.downloadOrigin));
   app.use(freshProfileAfterWrites(c.userCache));
   // Every route is declared once (http/declare.ts): its router serves it, the document says it.

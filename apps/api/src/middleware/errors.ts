@@ -22,7 +22,7 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
 };
 
 function internalError(error: unknown, req: Request): AppError {
-  req.log.error({ err: error }, 'unhandled error');
+  req.log.error({ err: error, req: { id: req.id } }, 'unhandled error');
   return new AppError('internal_error', `${MESSAGES.internal} (request id ${String(req.id)})`);
 }
 
