@@ -354,7 +354,7 @@ export async function cancelChannel(t: TestApp) {
 const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The settings the test app runs on, as a process's environment. */
-function processEnv(t: TestApp): Record<string, string> {
+export function processEnv(t: TestApp): Record<string, string> {
   const { env } = t.c;
   const settings: Record<string, string | undefined> = {
     NODE_ENV: 'test',

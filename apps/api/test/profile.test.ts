@@ -1,9 +1,5 @@
 import { ZUserSchema } from '@studioshot/contracts';
 import { sql } from 'kysely';
-import { pino } from 'pino';
-import supertest from 'supertest';
-import { createApp } from '../src/app.js';
-import { createContainer } from '../src/container.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 
@@ -128,28 +124,6 @@ describe('the profile cache', () => {
     expect((await get()).body.total_generations).toBe(5); // cached again
     await t.c.db.updateTable('users').set({ total_generations: 6 }).where('id', '=', id).execute();
     expect(await profileFieldSettlesOn('total_generations', 6)).toBe(6);
-  });
-});
-
-describe('revocations across processes', () => {
-  it('a logout in one API process stops the token in another at once', async () => {
-    // A second API process: same database, Redis and key prefix, its own memory.
-    const second = createContainer(t.c.env, pino({ level: 'silent' }));
-    await second.start();
-    try {
-      const request = supertest(createApp(second));
-      const { tokens } = await registerUser(t);
-      expect(
-        (await request.get('/api/v1/users/profile').set(bearer(tokens.access_token))).status,
-      ).toBe(200);
-      await t.request.post('/api/v1/auth/logout').set(bearer(tokens.access_token)).expect(200);
-      await new Promise((r) => setTimeout(r, 50));
-      expect(
-        (await request.get('/api/v1/users/profile').set(bearer(tokens.access_token))).status,
-      ).toBe(401);
-    } finally {
-      await second.close();
-    }
   });
 });
 
