@@ -109,21 +109,39 @@ function addressOf(routePath: string): string {
 
 /**
  * Counts layout shifts from the first paint (buffered), as the browser's cumulative layout shift
- * does: shifts right after user input do not count.
+ * does: shifts right after user input do not count. Each shift is described by what moved (its
+ * element, its first words, and its top edge before and after), so a failure names its cause.
  */
-async function layoutShift(page: Page): Promise<number> {
+async function layoutShift(page: Page): Promise<{ total: number; shifts: string[] }> {
   return page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
+      new Promise<{ total: number; shifts: string[] }>((resolve) => {
         let total = 0;
+        const shifts: string[] = [];
+        const describe = (node: Node | null) => {
+          if (!(node instanceof Element)) return node?.nodeName ?? 'a removed node';
+          const classes = [...node.classList].slice(0, 3).join('.');
+          const words = (node.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+          return `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${classes ? `.${classes}` : ''} "${words}"`;
+        };
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries() as (PerformanceEntry & {
             value: number;
             hadRecentInput: boolean;
-          })[])
-            if (!entry.hadRecentInput) total += entry.value;
+            sources: { node: Node | null; previousRect: DOMRect; currentRect: DOMRect }[];
+          })[]) {
+            if (entry.hadRecentInput) continue;
+            total += entry.value;
+            const moved = entry.sources
+              .map(
+                (source) =>
+                  `${describe(source.node)} top ${Math.round(source.previousRect.top)} -> ${Math.round(source.currentRect.top)}`,
+              )
+              .join('; ');
+            shifts.push(`${entry.value.toFixed(3)} at ${Math.round(entry.startTime)} ms: ${moved}`);
+          }
         }).observe({ type: 'layout-shift', buffered: true });
-        requestAnimationFrame(() => requestAnimationFrame(() => resolve(total)));
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve({ total, shifts })));
       }),
   );
 }
@@ -151,8 +169,10 @@ describe('every page, signed in', () => {
           await page.goto(`${app.baseUrl}${address}`);
           await settle(page);
           const shift = await layoutShift(page);
-          if (shift >= MAX_LAYOUT_SHIFT)
-            problems.push(`${address}: layout shift ${shift.toFixed(3)}`);
+          if (shift.total >= MAX_LAYOUT_SHIFT)
+            problems.push(
+              `${address}: layout shift ${shift.total.toFixed(3)} (${shift.shifts.join(' | ')})`,
+            );
           const axe = await new AxeBuilder({ page }).analyze();
           for (const violation of axe.violations)
             if (violation.impact === 'serious' || violation.impact === 'critical')

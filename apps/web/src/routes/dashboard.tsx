@@ -124,7 +124,8 @@ export function Component() {
   const navigate = useNavigate();
   const profile = useProfile({ refetchInterval: DASHBOARD_REFRESH_MS });
   // The plan's trainings count per period: when they start again.
-  const resetsAt = useSubscription().data?.allowance_resets_at;
+  const subscription = useSubscription();
+  const resetsAt = subscription.data?.allowance_resets_at;
   const models = useUserModels({ refetchInterval: DASHBOARD_REFRESH_MS });
   const jobs = useTrainingJobs();
   const [bannerDismissed, setBannerDismissed] = useState(false);
@@ -172,6 +173,15 @@ export function Component() {
   // A new account without a plan has one thing to do: choose a plan, which brings the training.
   const firstStep = account !== null && training.kind === 'pricing' && !modelsExist;
   const firstReady = rows.find((row) => row.status === 'completed');
+  // What the page shows under its heading depends on every one of these answers (the stored user
+  // may be days old): it appears once they are all in, in one go, and the loading line holds its
+  // place until then, so nothing on screen moves when they arrive one by one on a busy device.
+  const settled =
+    !profile.isPending &&
+    !models.isPending &&
+    !jobs.isPending &&
+    !currentSet.isPending &&
+    !subscription.isPending;
 
   const train = () => {
     if (training.kind === 'upload') void navigate('/upload');
@@ -241,7 +251,7 @@ export function Component() {
     : [];
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+    <section className="mx-auto min-h-svh max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
       <title>Dashboard · Studioshot</title>
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
@@ -288,7 +298,7 @@ export function Component() {
         </div>
       </div>
 
-      {currentSet.data ? (
+      {!settled ? null : currentSet.data ? (
         <ContinueCard set={currentSet.data} className="mt-8" />
       ) : firstStep ? (
         <FirstStep onChoosePlan={train} />
@@ -296,7 +306,7 @@ export function Component() {
 
       {/* A new account that has made nothing yet is not "out of credits": no alarm on day one. */}
       {/* One next step at a time: a set waiting to train comes before the credits. */}
-      {!bannerDismissed && account && !currentSet.data && hasUsedProduct(account) && (
+      {settled && !bannerDismissed && account && !currentSet.data && hasUsedProduct(account) && (
         <LowCreditBanner
           credits={credits}
           onDismiss={() => setBannerDismissed(true)}
@@ -304,12 +314,12 @@ export function Component() {
         />
       )}
 
-      {/* The loading line has a fixed height and the models banner comes after the stats, so
-          nothing already on screen moves when the profile and the models arrive. */}
+      {/* The loading line has a fixed height and holds the place of what comes once every answer
+          is in (settled), so nothing already on screen moves when they arrive. */}
       <div className="mt-6 space-y-4 empty:hidden" aria-live="polite">
         {errors.length > 0 ? (
           <ErrorBanner messages={errors} onRetry={retry} />
-        ) : profile.isPending ? (
+        ) : !settled ? (
           <p className="flex h-6 items-center gap-2 text-sm text-stone-600">
             <Spinner className="size-4" /> Loading your dashboard...
           </p>
@@ -318,7 +328,7 @@ export function Component() {
         )}
       </div>
 
-      {stats.length > 0 && (
+      {settled && stats.length > 0 && (
         <dl className="mt-6 grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           {stats.map((stat) => (
             <div key={stat.label} className={`${cardClass} flex min-w-0 flex-col p-4 sm:p-5`}>
@@ -345,10 +355,12 @@ export function Component() {
       )}
 
       <div className="mt-6 empty:hidden" aria-live="polite">
-        <ModelsBanner banner={dashboardBanner(rows)} />
+        {settled && <ModelsBanner banner={dashboardBanner(rows)} />}
       </div>
 
-      <div className="mt-6 grid items-start gap-6 lg:grid-cols-[1.6fr_1fr]">
+      <div
+        className={`mt-6 grid items-start gap-6 lg:grid-cols-[1.6fr_1fr] ${settled ? '' : 'hidden'}`}
+      >
         <TrainedModels
           rows={rows}
           loading={models.isPending || jobs.isPending}
@@ -433,7 +445,7 @@ export function Component() {
         returnFocusTo={focusModelsHeading}
       />
 
-      <div className="mt-6 grid items-start gap-6 lg:grid-cols-2">
+      <div className={`mt-6 grid items-start gap-6 lg:grid-cols-2 ${settled ? '' : 'hidden'}`}>
         <SubscriptionManager />
         <QueuePanel />
       </div>
