@@ -1,6 +1,7 @@
 import { ZUserSchema } from '@studioshot/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsersRepository } from '../src/repositories/users.repository.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 
 let t: TestApp;
@@ -107,6 +108,27 @@ describe('the profile cache', () => {
     expect((await patch({ age: 7 })).status).toBe(422);
     expect(t.c.userCache.get(id)).toBeUndefined();
     expect((await get()).body.credits_balance).not.toBe(12_345);
+  });
+
+  it('reads that miss together share one query, unless a change came between them', async () => {
+    const id = (await get()).body.id as string;
+    await until(() => t.c.userCache.live);
+    const users = new UsersRepository(t.c.db, t.c.userCache);
+    t.c.userCache.changed(id); // a miss
+    const [first, second] = await Promise.all([
+      users.findByIdForDisplay(id),
+      users.findByIdForDisplay(id),
+    ]);
+    expect(first).toBeDefined();
+    expect(second).toBe(first); // the same row object: one query answered both
+
+    t.c.userCache.changed(id);
+    const beforeChange = users.findByIdForDisplay(id);
+    await t.c.db.updateTable('users').set({ age: 41 }).where('id', '=', id).execute();
+    t.c.userCache.changed(id); // what the announcement of that update does
+    const afterChange = users.findByIdForDisplay(id);
+    expect(await afterChange).not.toBe(await beforeChange);
+    expect((await afterChange)?.age).toBe(41);
   });
 
   it('stays correct when its Postgres feed is cut, and comes back', async () => {

@@ -17,6 +17,8 @@ export class UserCache {
   /** Bumped on every announcement per user, so a read that raced a change is not cached. */
   private readonly changes = new Map<string, number>();
   private sequence = 0;
+  /** The marker of every user when `changes` was last emptied: a marker never comes back. */
+  private forgotten = -1;
   private client: pg.Client | undefined;
   private listening = false;
   private closed = false;
@@ -64,7 +66,7 @@ export class UserCache {
 
   /** A marker to take before reading the row, and give back to `set` after. */
   mark(userId: string): number {
-    return this.changes.get(userId) ?? -1;
+    return this.changes.get(userId) ?? this.forgotten;
   }
 
   set(user: User, marker: number): void {
@@ -80,13 +82,20 @@ export class UserCache {
     this.entries.delete(userId);
     this.sequence += 1;
     this.changes.set(userId, this.sequence);
-    if (this.changes.size > 100_000) this.changes.clear();
+    if (this.changes.size > 100_000) this.forgetChanges();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.listening = false;
     await this.client?.end().catch(() => undefined);
+  }
+
+  /** Empties `changes`; a read marked before then is neither cached nor joined by later reads. */
+  private forgetChanges(): void {
+    this.changes.clear();
+    this.sequence += 1;
+    this.forgotten = this.sequence;
   }
 
   private lost(client: pg.Client, error?: unknown): void {
@@ -96,7 +105,7 @@ export class UserCache {
     this.listening = false;
     this.client = undefined;
     this.entries.clear();
-    this.changes.clear();
+    this.forgetChanges();
     client.removeAllListeners();
     client.on('error', () => undefined);
     client.end().catch(() => undefined);
