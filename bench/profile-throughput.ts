@@ -37,13 +37,17 @@ const HALF_LOAD_CONNECTIONS = 10;
 
 const adminUrl = requireEnv('STUDIOSHOT_PG_ADMIN_URL');
 const database = await createMigratedDatabase(adminUrl);
-const [apiPort, helloPort] = [await freePort(), await freePort()];
+const [apiPort, metricsPort, helloPort] = [await freePort(), await freePort(), await freePort()];
 const cpuProfileDir = process.env.PROFILE_CPU_DIR;
 const api = startNode(
   'apps/api/dist/main.js',
   {
     NODE_ENV: 'production',
     PORT: String(apiPort),
+    // Production's private metrics listener, on a free port rather than its fixed default (9464)
+    // so runs beside other processes on the machine do not collide; the request metrics
+    // middleware (HTTP_METRICS, on by default) times every request as production does.
+    METRICS_PORT: String(metricsPort),
     DATABASE_URL: adminUrl.replace(/\/[^/]*$/, `/${database}`),
     REDIS_URL: requireEnv('REDIS_URL'),
     REDIS_PREFIX: `bench:${database}:`,
@@ -133,6 +137,16 @@ try {
         .p99,
     );
   }
+  // The request metrics ran on every profile read measured: production's middleware, not a
+  // bench without it.
+  const exposition = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const timedReads = new RegExp(
+    String.raw`^http_request_duration_seconds_count\{[^}]*route="/api/v1/users/profile"[^}]*\} (\d+)$`,
+    'm',
+  ).exec(exposition);
+  if (!timedReads || Number(timedReads[1]) === 0) {
+    throw new Error('the request metrics did not time the profile reads');
+  }
   const ratio = profileMedian / helloMedian;
   // The ratio of each round (hello-world and profile measured back to back), for its spread.
   const roundRatios = profileRps.map((rps, i) => rps / helloRps[i]!);
@@ -144,6 +158,7 @@ try {
       duration_s: DURATION_S,
       connections: CONNECTIONS,
       api_log_level: 'info',
+      request_metrics_timed_profile_reads: Number(timedReads[1]),
       load_average_at_start: load,
     },
     hello_world_rps: { median: Math.round(helloMedian), runs: helloRps.map(Math.round) },
@@ -171,8 +186,9 @@ Load average (1, 5, 15 min) at the start: ${load.join(', ')} (the machine is sha
 measured within one run, hello-world and profile back to back in each round).
 autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} runs each, medians quoted
 with their spread (max - min). The API runs its production build with NODE_ENV=production and
-production's log level (info: one log line per request), security headers and everything else
-production composes.
+production's log level (info: one log line per request), security headers, production's rate limits,
+the request metrics (they timed ${result.settings.request_metrics_timed_profile_reads} profile reads
+in this run) and everything else production composes.
 
 | measure | median | spread | runs |
 | --- | --- | --- | --- |
