@@ -325,7 +325,7 @@ export class DeclaringRouter {
             : undefined,
         headers: headers ? readHeaders(headers, req) : {},
       } as Context<S>;
-      // Work the handler queues carries the request's id (pino-http gave it one).
+      // Work the handler queues carries the request's id (the request log gave it one).
       const answer: unknown = await runInRequest(String(req.id), () => handler(ctx));
       if (answer === undefined) return;
       const { status, body: json } =
