@@ -120,7 +120,7 @@ async function layoutShift(page: Page): Promise<{ total: number; shifts: string[
         const shifts: string[] = [];
         const describe = (node: Node | null) => {
           if (!(node instanceof Element)) return node?.nodeName ?? 'a removed node';
-          const classes = [...node.classList].slice(0, 3).join('.');
+          const classes = Array.from(node.classList).slice(0, 3).join('.');
           const words = (node.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
           return `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${classes ? `.${classes}` : ''} "${words}"`;
         };
