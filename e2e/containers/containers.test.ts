@@ -39,6 +39,8 @@ const IMAGES = ['studioshot-api', 'studioshot-worker', 'studioshot-web'];
 /** The build cache kept between runs: one warm build's layers, with room for a second. */
 const BUILD_CACHE_KEPT = '8GB';
 const PASSWORD = 'studio-portrait-1';
+/** Where the API and the worker serve their metrics in production (their env.ts). */
+const METRICS_PORTS = { api: 9464, worker: 9465 };
 
 let project: Project;
 let work: string;
@@ -445,6 +447,47 @@ suite('one host in containers', () => {
       expect(await sharp(data).metadata()).toMatchObject({ format: 'jpeg', width: 1024 });
       headshots.push({ url: image.url, sha256: sha256(data) });
     }
+  });
+
+  it('keeps the metrics private: /metrics is 404 through nginx and on the API port, and no compose file publishes a metrics port', async () => {
+    // Only the API's and nginx's 8080 are published, in the shipped file and with the override.
+    for (const files of ['shipped', 'overridden'] as const) {
+      const { services } = (await project.config(files)) as {
+        services: Record<string, { ports?: { target: number }[] }>;
+      };
+      const published = Object.fromEntries(
+        Object.entries(services)
+          .filter(([, service]) => service.ports?.length)
+          .map(([name, service]) => [name, service.ports!.map((port) => port.target)]),
+      );
+      expect(published, files).toEqual({ api: [8080], web: [8080] });
+    }
+    expect((await fetch(`${web}/metrics`)).status).toBe(404);
+    const api = await project.published('api', 8080);
+    expect((await fetch(`${api}/metrics`)).status).toBe(404);
+    // The metrics are there, on the port inside each container that Prometheus scrapes.
+    const scrape = (port: number) =>
+      `fetch('http://127.0.0.1:${port}/metrics').then(async (r) => console.log(r.status, await r.text()), (e) => { console.error(e); process.exit(1); })`;
+    const fromApi = await project.compose(
+      'exec',
+      '-T',
+      'api',
+      'node',
+      '-e',
+      scrape(METRICS_PORTS.api),
+    );
+    expect(fromApi.stdout).toMatch(/^200 /);
+    expect(fromApi.stdout).toContain('studioshot_queue_load');
+    const fromWorker = await project.compose(
+      'exec',
+      '-T',
+      'worker',
+      'node',
+      '-e',
+      scrape(METRICS_PORTS.worker),
+    );
+    expect(fromWorker.stdout).toMatch(/^200 /);
+    expect(fromWorker.stdout).toContain('studioshot_job_duration_seconds');
   });
 
   let backup: string;
