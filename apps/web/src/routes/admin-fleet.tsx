@@ -165,55 +165,73 @@ function FleetView({ fleet }: { fleet: Fleet }) {
         <h2 id="queues-heading" className="font-display text-xl font-semibold text-stone-950">
           Task queues
         </h2>
-        <div className="mt-4 overflow-x-auto rounded-2xl border border-stone-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-stone-50 text-stone-600">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Queue
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  Waiting
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  Running
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  Failed
-                </th>
-                <th scope="col" className="px-4 py-2 text-right font-medium">
-                  Workers
-                </th>
-                <th scope="col" className="px-4 py-2 font-medium">
-                  Estimated wait
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {fleet.queues.map((queue) => (
-                <tr key={queue.queue} className="border-t border-stone-100">
-                  <th scope="row" className="px-4 py-2 font-mono font-normal text-stone-900">
-                    {queue.queue}
-                  </th>
-                  <td className="px-4 py-2 text-right tabular-nums">{queue.waiting}</td>
-                  <td className="px-4 py-2 text-right tabular-nums">{queue.active}</td>
-                  <td className="px-4 py-2 text-right tabular-nums">{queue.failed}</td>
-                  <td className="px-4 py-2 text-right tabular-nums">{queue.workers}</td>
-                  <td className="px-4 py-2 whitespace-nowrap">
-                    {queue.estimated_wait_seconds === null
-                      ? '—'
-                      : approximateDuration(queue.estimated_wait_seconds)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <QueueTable queues={fleet.queues} />
       </section>
       <p className="text-sm text-stone-500">
         Read at {new Date(fleet.checked_at).toLocaleTimeString()}; refreshed every{' '}
         {REFRESH_MS / 1000} seconds.
       </p>
+    </div>
+  );
+}
+
+type FleetQueue = Fleet['queues'][number];
+
+/** The queue table's columns after the queue's name, each a heading and how a row shows it. */
+const QUEUE_COLUMNS: { heading: string; numeric: boolean; cell: (queue: FleetQueue) => string }[] =
+  [
+    { heading: 'Waiting', numeric: true, cell: (queue) => String(queue.waiting) },
+    { heading: 'Running', numeric: true, cell: (queue) => String(queue.active) },
+    { heading: 'Failed', numeric: true, cell: (queue) => String(queue.failed) },
+    { heading: 'Workers', numeric: true, cell: (queue) => String(queue.workers) },
+    {
+      heading: 'Estimated wait',
+      numeric: false,
+      cell: (queue) =>
+        queue.estimated_wait_seconds === null
+          ? '—'
+          : approximateDuration(queue.estimated_wait_seconds),
+    },
+  ];
+
+const columnClass = (numeric: boolean) =>
+  numeric ? 'px-4 py-2 text-right tabular-nums' : 'px-4 py-2 whitespace-nowrap';
+
+function QueueTable({ queues }: { queues: FleetQueue[] }) {
+  return (
+    <div className="mt-4 overflow-x-auto rounded-2xl border border-stone-200 bg-white">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-stone-50 text-stone-600">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Queue
+            </th>
+            {QUEUE_COLUMNS.map((column) => (
+              <th
+                key={column.heading}
+                scope="col"
+                className={`${columnClass(column.numeric)} font-medium`}
+              >
+                {column.heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {queues.map((queue) => (
+            <tr key={queue.queue} className="border-t border-stone-100">
+              <th scope="row" className="px-4 py-2 font-mono font-normal text-stone-900">
+                {queue.queue}
+              </th>
+              {QUEUE_COLUMNS.map((column) => (
+                <td key={column.heading} className={columnClass(column.numeric)}>
+                  {column.cell(queue)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
