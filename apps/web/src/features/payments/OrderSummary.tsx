@@ -34,6 +34,21 @@ function cycleExtras(plan: Plan, cycle: BillingCycle): string[] {
     : [];
 }
 
+/** A prorated upgrade's first lines: from which plan, the models, and this month's credits. */
+function upgradeFirstLines(
+  plan: Plan,
+  proration: UpgradeProration,
+  noExtraCredits: string,
+): string[] {
+  return [
+    `From your ${planLabel(proration.from_plan)} plan, effective immediately`,
+    `${plural(plan.training_limit, 'personal AI model')}`,
+    proration.credits > 0
+      ? `${plural(proration.credits, 'extra credit')} now, for the rest of this month`
+      : noExtraCredits,
+  ];
+}
+
 function planLines(order: Extract<PaymentOrder, { kind: 'training-plan' }>): string[] {
   const { plan, cycle } = order;
   if (cycle === 'monthly') {
@@ -94,11 +109,7 @@ function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Sum
         return {
           title: `Upgrade to ${order.plan.name}`,
           lines: [
-            `From your ${planLabel(proration.from_plan)} plan, effective immediately`,
-            `${plural(order.plan.training_limit, 'personal AI model')}`,
-            proration.credits > 0
-              ? `${plural(proration.credits, 'extra credit')} now, for the rest of this month`
-              : 'Your monthly credits move up next month',
+            ...upgradeFirstLines(order.plan, proration, 'Your monthly credits move up next month'),
             `${creditsWithHeadshots(order.plan.credits)} every month from then on`,
             `Annual billing: your plan renews yearly, next on ${formatDate(proration.period_end)}`,
             ...cycleExtras(order.plan, 'annual'),
@@ -108,11 +119,11 @@ function summaryOf(order: PaymentOrder, proration: UpgradeProration | null): Sum
       return {
         title: `Upgrade to ${order.plan.name}`,
         lines: [
-          `From your ${planLabel(proration.from_plan)} plan, effective immediately`,
-          `${plural(order.plan.training_limit, 'personal AI model')}`,
-          proration.credits > 0
-            ? `${plural(proration.credits, 'extra credit')} now, for the rest of this month`
-            : 'Your monthly credits move up at your next billing date',
+          ...upgradeFirstLines(
+            order.plan,
+            proration,
+            'Your monthly credits move up at your next billing date',
+          ),
           `Your billing date stays ${formatDate(proration.period_end)}`,
         ],
       };
