@@ -42,3 +42,15 @@ export function SuccessIcon({ className = 'size-12' }: { className?: string }) {
     </svg>
   );
 }
+
+export function LockIcon({ className = 'size-4' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className} fill="currentColor">
+      <path
+        fillRule="evenodd"
+        d="M10 1.5a4 4 0 0 0-4 4V8H5a2 2 0 0 0-2 2v6.5a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V10a2 2 0 0 0-2-2h-1V5.5a4 4 0 0 0-4-4ZM12 8V5.5a2 2 0 1 0-4 0V8h4Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}
