@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGES, type User } from '@studioshot/contracts';
-import { useId, useState } from 'react';
+import { useId, useState, type ComponentProps } from 'react';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
 import { FormError, PasswordToggle, TextField } from '../../components/TextField';
@@ -20,6 +20,11 @@ interface FormProps {
   /** Called right before the session is stored, so the page can navigate itself. */
   onSubmitting: () => void;
   onSuccess: (user: User) => void;
+}
+
+/** The e-mail field of both forms. */
+function EmailField(props: Omit<ComponentProps<typeof TextField>, 'label'>) {
+  return <TextField label="Email" type="email" autoComplete="email" inputMode="email" {...props} />;
 }
 
 export function SignInForm({
@@ -53,11 +58,7 @@ export function SignInForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label="Sign in">
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
+      <EmailField
         error={errors.email?.message}
         {...field('email', { onChange: (e) => onEmailChange(String(e.target.value)) })}
       />
@@ -138,11 +139,7 @@ export function SignUpForm({ defaultEmail, onEmailChange, onSubmitting, onSucces
         error={errors.fullName?.message}
         {...field('fullName')}
       />
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
+      <EmailField
         error={errors.email?.message}
         {...field('email', { onChange: (e) => onEmailChange(String(e.target.value)) })}
       />
