@@ -31,6 +31,10 @@ async function freePort(): Promise<number> {
 export interface RunningApp {
   baseUrl: string;
   databaseUrl: string;
+  /** The prefix of the product's BullMQ keys in Redis (REDIS_URL): its queues' prefix. */
+  bullPrefix: string;
+  /** The worker process: the engine processes it runs are its children. */
+  workerPid: number;
   /** What the API and the worker printed (warnings and errors): for a failing test's message. */
   logs(): string;
   stop(): Promise<void>;
@@ -45,6 +49,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   const database = await createMigratedDatabase(adminUrl);
   const databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${database}`);
   const port = await freePort();
+  const redisPrefix = `e2e:${database}:`;
   const storageDir = await mkdtemp(path.join(tmpdir(), 'e2e-storage-'));
   // The API and the worker share the database, Redis prefix and storage, as in production.
   const env = {
@@ -53,7 +58,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     REDIS_URL: requireEnv('REDIS_URL'),
-    REDIS_PREFIX: `e2e:${database}:`,
+    REDIS_PREFIX: redisPrefix,
     STORAGE_DIR: storageDir,
     JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-secret-e2e-secret-e2e-secret-e2e',
     WEB_DIST: path.join(ROOT, 'apps/web/dist'),
@@ -89,6 +94,9 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   return {
     baseUrl,
     databaseUrl,
+    // As the API and the worker name their queues' prefix (REDIS_PREFIX then "bull").
+    bullPrefix: `${redisPrefix}bull`,
+    workerPid: worker.pid!,
     logs: () => output,
     async stop() {
       await Promise.all(
