@@ -1,13 +1,11 @@
 import { ZGeneratedImagesResponseSchema, ZGenerationResultSchema } from '@studioshot/contracts';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditUser, deliver, generate, trainedModel } from './generation-helpers.js';
-import { bearer, createTestApp, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import { startApiProcess, stopApiProcess, type ApiProcess } from './api-process.js';
+import { bearer, createTestApp, type TestApp } from './helpers.js';
 
 /**
  * Two real API processes serve the same images, each from its own memory of the rows. An image
@@ -15,61 +13,21 @@ import { bearer, createTestApp, TEST_JWT_SECRET, type TestApp } from './helpers.
  * the very next request: each had served the image (and so remembered it) just before.
  */
 
-const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
 let t: TestApp;
 let storageDir: string;
-const processes: ChildProcess[] = [];
+let apis: ApiProcess[] = [];
 let ports: number[] = [];
-
-async function startApi(): Promise<number> {
-  const { env } = t.c;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: API_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: '0',
-      DATABASE_URL: env.DATABASE_URL,
-      REDIS_URL: env.REDIS_URL,
-      REDIS_PREFIX: env.REDIS_PREFIX,
-      JWT_SECRET: TEST_JWT_SECRET,
-      APP_VERSION: env.APP_VERSION,
-      LOG_LEVEL: 'info',
-      STORAGE_DRIVER: 'local',
-      STORAGE_DIR: storageDir,
-      REGISTER_MAX_PER_IP: '100000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  processes.push(child);
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  return new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const listening = /running at http:\/\/localhost:(\d+)/.exec(output);
-      if (listening) resolve(Number(listening[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the API exited (${code}):\n${output}`)));
-  });
-}
 
 beforeAll(async () => {
   storageDir = await mkdtemp(path.join(tmpdir(), 'studioshot-withdrawal-'));
   t = await createTestApp({ GENERATION_WAIT_MS: '0', STORAGE_DIR: storageDir });
-  ports = await Promise.all([startApi(), startApi()]);
+  const settings = { LOG_LEVEL: 'info', REGISTER_MAX_PER_IP: '100000' };
+  apis = await Promise.all([startApiProcess(t, settings), startApiProcess(t, settings)]);
+  ports = apis.map((api) => api.port);
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(
-    processes.map(async (child) => {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    }),
-  );
+  await Promise.all(apis.map(stopApiProcess));
   await t?.close();
   await rm(storageDir, { recursive: true, force: true });
 });

@@ -1,9 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processEnv } from './deletion-helpers.js';
+import { startApiProcess, stopApiProcess, type ApiProcess } from './api-process.js';
 import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js';
 
 /**
@@ -11,44 +7,9 @@ import { bearer, createTestApp, registerUser, type TestApp } from './helpers.js'
  * own app, all on one database and Redis: a sign-in ended through one process is refused by every
  * process on the first request that starts after the ending answered.
  */
-const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-interface ApiProcess {
-  child: ChildProcess;
-  url: string;
-}
-
 let t: TestApp;
 let a: ApiProcess;
 let b: ApiProcess;
-
-async function startApiProcess(): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: API_ROOT,
-    env: { ...process.env, ...processEnv(t), PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const port = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const found = /running at http:\/\/localhost:(\d+)/.exec(output);
-      if (found) resolve(found[1]!);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`API process exited (${code}):\n${output}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-async function stopApiProcess(api: ApiProcess | undefined) {
-  if (!api || api.child.exitCode !== null || api.child.signalCode !== null) return;
-  api.child.kill('SIGCONT');
-  const exited = once(api.child, 'exit');
-  api.child.kill('SIGTERM');
-  await exited;
-}
 
 const profileStatus = async (api: ApiProcess, token: string) =>
   (await fetch(`${api.url}/api/v1/users/profile`, { headers: bearer(token) })).status;
@@ -59,7 +20,7 @@ const listening = async () =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  [a, b] = await Promise.all([startApiProcess(), startApiProcess()]);
+  [a, b] = await Promise.all([startApiProcess(t), startApiProcess(t)]);
   // Each process registers once its subscription has proved current: from then on it answers
   // from memory, which is what this test puts on trial.
   while ((await listening()).length < 3) await new Promise((r) => setTimeout(r, 20));

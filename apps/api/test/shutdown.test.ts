@@ -1,14 +1,13 @@
 import { WS_CLOSE, ZHealthResponseSchema, ZLivenessResponseSchema } from '@studioshot/contracts';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createTestApp, registerUser, TEST_JWT_SECRET, type TestApp } from './helpers.js';
+import { startApiProcess } from './api-process.js';
+import { createTestApp, registerUser, type TestApp } from './helpers.js';
 
 /**
  * The API as a rolling update stops it: a real `src/main.ts` process, sent SIGTERM while a request
@@ -16,8 +15,6 @@ import { createTestApp, registerUser, TEST_JWT_SECRET, type TestApp } from './he
  * the request gets its answer, then the socket closes with the code the web app reconnects on,
  * then the process exits cleanly.
  */
-
-const API_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 let t: TestApp;
 let storageDir: string;
@@ -30,40 +27,14 @@ afterAll(async () => {
   await rm(storageDir, { recursive: true, force: true });
 });
 
-/** Starts the API's entry point on a free port; resolves with the port it listens on. */
-async function startApi(): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const { env } = t.c;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: API_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: '0',
-      DATABASE_URL: env.DATABASE_URL,
-      REDIS_URL: env.REDIS_URL,
-      REDIS_PREFIX: env.REDIS_PREFIX,
-      JWT_SECRET: TEST_JWT_SECRET,
-      APP_VERSION: env.APP_VERSION,
-      LOG_LEVEL: 'info',
-      STORAGE_DRIVER: 'local',
-      STORAGE_DIR: storageDir,
-      // Long enough for this test to see readiness fail while the process still serves.
-      SHUTDOWN_READINESS_DELAY_MS: '5000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The API's entry point, waiting long enough before it stops for this test to see readiness fail. */
+const startApi = () =>
+  startApiProcess(t, {
+    LOG_LEVEL: 'info',
+    STORAGE_DRIVER: 'local',
+    STORAGE_DIR: storageDir,
+    SHUTDOWN_READINESS_DELAY_MS: '5000',
   });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const listening = /running at http:\/\/localhost:(\d+)/.exec(output);
-      if (listening) resolve(Number(listening[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the API exited (${code}):\n${output}`)));
-  });
-  return { child, port, output: () => output };
-}
 
 async function get(port: number, pathname: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`http://127.0.0.1:${port}${pathname}`);
