@@ -29,7 +29,7 @@ export function deletionRoutes(
       path: '/api/v1/models/:id',
       summary: 'Delete a model, its files and every headshot made with it',
       description:
-        "Its queued or running training and generations are cancelled first (a running one is stopped on its worker; a generation's credits come back), then its files (model, preview, checkpoints), the images and thumbnails of every generation made from it, and its rows. The training slot it used is not given back. 200 once it is gone; 202 while a worker is still stopping its work (it goes a moment later).",
+        "Its queued or running training and generations are cancelled first (a running one is stopped on its worker; a generation's credits come back), then its files (model, preview, checkpoints), the images and thumbnails of every generation made from it, and its rows. The training slot it used is not given back. 200 once it is gone, within 8 s (inside the spec client's 10 s timeout); otherwise 202 while a worker is still stopping its work (it goes a moment later).",
       tag: 'training',
       auth: 'required',
       params: idParams,
@@ -51,7 +51,7 @@ export function deletionRoutes(
       path: '/api/v1/upload/sessions/:id',
       summary: 'Delete a photo set: every photo, every copy of it, and the session',
       description:
-        'Before or after training. Refused (409) while a training from the set has not finished. Models trained from it keep working. 200 once gone; 202 while it is still going.',
+        "Before or after training. Refused (409) while a training from the set has not finished. Models trained from it keep working. 200 once gone, within 8 s (inside the spec client's 10 s timeout); otherwise 202 while it is still going.",
       tag: 'upload',
       auth: 'required',
       params: idParams,
