@@ -6,6 +6,7 @@ import { buttonClass, cardClass } from '../components/ui';
 import { errorMessage } from '../lib/api-client';
 import type { DeletionNavigationState } from '../features/settings/DeleteAccountSection';
 import { fetchAccountDeletion } from '../features/settings/settings-api';
+import { settingsKeys } from '../features/settings/query-keys';
 
 /** How often the page asks while the deletion runs. */
 const POLL_MS = 1000;
@@ -19,7 +20,7 @@ export function Component() {
   const id = params.get('id');
   const requesting = (useLocation().state as DeletionNavigationState | null)?.deleting === true;
   const deletion = useQuery({
-    queryKey: ['account-deletion', id],
+    queryKey: settingsKeys.deletion(id),
     queryFn: () => fetchAccountDeletion(id ?? ''),
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data?.status === 'deleted' ? false : POLL_MS),

@@ -2,10 +2,10 @@ import { MESSAGES } from '@studioshot/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { publicEstimateAnswer } from '../features/queue/testing';
-import { publicEstimateKey } from '../features/queue/public-estimate';
 import { queryClient } from '../lib/query-client';
 import { STORAGE_KEYS } from '../lib/storage';
 import { authAnswer, renderApp, signIn, stubApi } from '../test/app-harness';
+import { queueKeys } from '../features/queue/query-keys';
 
 function fill(label: string, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -65,7 +65,7 @@ describe('/auth', () => {
     );
     // The answer has been read once the query settles.
     await waitFor(() =>
-      expect(queryClient.getQueryState(publicEstimateKey)?.status).toBe('success'),
+      expect(queryClient.getQueryState(queueKeys.publicEstimate())?.status).toBe('success'),
     );
     expect(screen.queryByText(/^Results in/)).toBeNull();
   });

@@ -15,6 +15,7 @@ import { fetchReceipt, type ReceiptResponse } from '../features/payments/billing
 import { formatDate, formatDollars, planLabel } from '../features/payments/catalogue';
 import { ArrowLeftIcon } from '../features/payments/icons';
 import { ApiError, errorMessage } from '../lib/api-client';
+import { billingKeys } from '../features/billing/query-keys';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -132,7 +133,7 @@ function ReceiptDocument({ receipt }: { receipt: ReceiptResponse }) {
 export function Component() {
   const { id = '' } = useParams();
   const receipt = useQuery({
-    queryKey: ['receipt', id],
+    queryKey: billingKeys.receipt(id),
     queryFn: () => fetchReceipt(id),
   });
   const missing = receipt.error instanceof ApiError && receipt.error.status === 404;

@@ -10,11 +10,12 @@ import {
   refundSummary,
   STATUS_LABELS,
 } from '../features/billing/billing-format';
-import { BILLING_HISTORY_QUERY_KEY, RefundRequest } from '../features/billing/RefundRequest';
+import { RefundRequest } from '../features/billing/RefundRequest';
 import { fetchBillingHistory, type BillingEntry } from '../features/payments/billing-api';
 import { formatDate, formatDollars } from '../features/payments/catalogue';
 import { ArrowLeftIcon } from '../features/payments/icons';
 import { errorMessage } from '../lib/api-client';
+import { billingKeys } from '../features/billing/query-keys';
 
 const STATUS_TONES: Record<BillingEntry['status'], string> = {
   succeeded: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
@@ -85,7 +86,7 @@ function PaymentRow({ entry }: { entry: BillingEntry }) {
 /** Billing history: every payment and renewal, what it granted, and its receipt. */
 export function Component() {
   const history = useQuery({
-    queryKey: BILLING_HISTORY_QUERY_KEY,
+    queryKey: billingKeys.history(),
     queryFn: fetchBillingHistory,
     // A purchase made a moment ago must show: read afresh on every visit.
     staleTime: 0,

@@ -15,12 +15,8 @@ import {
   pricePerCredit,
   type CreditPackage,
 } from '../features/payments/catalogue';
-import {
-  PRICING_QUERY_KEY,
-  refreshProfile,
-  usePricing,
-  useProfile,
-} from '../features/payments/hooks';
+import { useProfile } from '../features/auth/use-profile';
+import { refreshProfile, usePricing } from '../features/payments/hooks';
 import { ArrowLeftIcon, CheckIcon } from '../features/payments/icons';
 import { useIntentOnPay } from '../features/payments/intent-on-pay';
 import { Modal } from '../components/Modal';
@@ -35,6 +31,7 @@ import { bestName } from '../lib/display-name';
 import { queryClient } from '../lib/query-client';
 import { appStorage, STORAGE_KEYS } from '../lib/storage';
 import { toast } from '../lib/toast';
+import { paymentKeys } from '../features/payments/query-keys';
 
 /** The most a package saves per credit against the smallest one, in whole percent (rounded down). */
 const MOST_SAVED_PERCENT = Math.floor(
@@ -239,7 +236,7 @@ export function Component() {
     try {
       // Nothing is created yet: the card form's Pay makes the intent.
       const catalogue = await queryClient.ensureQueryData({
-        queryKey: PRICING_QUERY_KEY,
+        queryKey: paymentKeys.pricing(),
         queryFn: fetchPricing,
       });
       setCheckout({

@@ -13,7 +13,8 @@ import {
   NEED_UPGRADE_STATE,
   trainingEligibility,
 } from '../features/payments/eligibility';
-import { PROFILE_QUERY_KEY, useProfile, useSubscription } from '../features/payments/hooks';
+import { useProfile } from '../features/auth/use-profile';
+import { useSubscription } from '../features/payments/hooks';
 import { LowCreditBanner } from '../features/payments/LowCreditBanner';
 import { SubscriptionManager } from '../features/payments/SubscriptionManager';
 import { durationPhrase } from '../features/queue/durations';
@@ -28,7 +29,6 @@ import { AlertIcon, CheckCircleIcon, SparkIcon } from '../components/icons';
 import { DeleteModelDialog } from '../features/training/DeleteModelDialog';
 import { forgetModel } from '../features/training/model-deletion';
 import { TrainedModels } from '../features/training/TrainedModels';
-import { USER_MODELS_KEY } from '../features/training/training-cache';
 import {
   dashboardBanner,
   mergeModels,
@@ -41,6 +41,8 @@ import { errorMessage } from '../lib/api-client';
 import { toast } from '../lib/toast';
 import { welcomeName } from '../lib/display-name';
 import { queryClient } from '../lib/query-client';
+import { authKeys } from '../features/auth/query-keys';
+import { trainingKeys } from '../features/training/query-keys';
 
 /** The dashboard refreshes the profile and models every 10 s (api spec, sections 7.2 and 9). */
 const DASHBOARD_REFRESH_MS = 10_000;
@@ -142,8 +144,8 @@ export function Component() {
     useCallback(() => {
       clearTimeout(refreshTimer.current ?? undefined);
       refreshTimer.current = setTimeout(() => {
-        void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
-        void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: trainingKeys.userModels() });
+        void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
       }, TRAINING_CHANGE_REFRESH_MS);
     }, []),
   );
@@ -213,8 +215,8 @@ export function Component() {
       setDeleting((ids) => new Set(ids).add(row.id));
     }
     toast.success(answer.message);
-    void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
-    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: trainingKeys.userModels() });
+    void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
   };
 
   const errors = [

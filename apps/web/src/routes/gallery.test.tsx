@@ -3,11 +3,11 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { galleryImages, type GalleryPages } from '../features/generation/gallery-cache';
 import { GALLERY_PAGE_SIZE, type GeneratedImage } from '../features/generation/generation-api';
-import { GENERATED_IMAGES_KEY } from '../features/generation/hooks';
 import { generatedImage } from '../features/generation/testing';
 import { FREE_SUBSCRIPTION, pricingAnswer } from '../features/payments/testing';
 import { queryClient } from '../lib/query-client';
 import { renderApp, signIn, stubApi, TEST_USER } from '../test/app-harness';
+import { generationKeys } from '../features/generation/query-keys';
 
 beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));
 afterEach(() => vi.useRealTimers());
@@ -113,7 +113,7 @@ describe('/gallery', () => {
       [`POST /models/generated-images/${image.id}/favorite`]: ({ body }) => {
         // What the page shows while the call is on its way.
         cachedWhenAsked = galleryImages(
-          queryClient.getQueryData<GalleryPages>(GENERATED_IMAGES_KEY),
+          queryClient.getQueryData<GalleryPages>(generationKeys.images()),
         )[0]?.favorite;
         return [200, { ...image, favorite: (body as { favorite: boolean }).favorite }];
       },

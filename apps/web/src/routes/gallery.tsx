@@ -23,13 +23,13 @@ import {
   type GeneratedImage,
 } from '../features/generation/generation-api';
 import { likenessLabel } from '../features/generation/HeadshotGrid';
-import { GENERATED_IMAGES_KEY } from '../features/generation/hooks';
 import { DownloadIcon, HeartIcon, ImageOffIcon } from '../features/generation/icons';
 import { useImageDownloads } from '../features/generation/use-downloads';
 import { ArrowLeftIcon } from '../features/payments/icons';
 import { errorMessage } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
 import { toast } from '../lib/toast';
+import { generationKeys } from '../features/generation/query-keys';
 
 const LOAD_FAILED = 'Failed to load your headshots. Please try again.';
 const FAVOURITE_FAILED = 'Could not update the favourite. Please try again.';
@@ -65,7 +65,7 @@ function templateName(image: GeneratedImage): string {
 }
 
 const setPages = (change: (data: GalleryPages | undefined) => GalleryPages | undefined) =>
-  queryClient.setQueryData<GalleryPages>(GENERATED_IMAGES_KEY, change);
+  queryClient.setQueryData<GalleryPages>(generationKeys.images(), change);
 
 function GalleryCard({
   image,
@@ -163,7 +163,7 @@ function GalleryCard({
 
 export function Component() {
   const gallery = useInfiniteQuery({
-    queryKey: GENERATED_IMAGES_KEY,
+    queryKey: generationKeys.images(),
     queryFn: ({ pageParam, signal }) =>
       fetchGeneratedImages({ limit: GALLERY_PAGE_SIZE, offset: pageParam }, signal),
     initialPageParam: 0,
@@ -179,7 +179,7 @@ export function Component() {
     mutationFn: (change: { id: string; favorite: boolean }) =>
       setFavorite(change.id, change.favorite),
     onMutate: async ({ id, favorite }) => {
-      await queryClient.cancelQueries({ queryKey: GENERATED_IMAGES_KEY });
+      await queryClient.cancelQueries({ queryKey: generationKeys.images() });
       setPages((data) => withImage(data, id, (image) => ({ ...image, favorite })));
     },
     onError: (_error, { id, favorite }) => {

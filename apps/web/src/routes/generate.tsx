@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useGenerationModels } from '../features/generation/model-choice';
 import { ModelsLoading } from '../features/generation/ModelStates';
 import { TemplateStudio } from '../features/generation/studio/TemplateStudio';
-import { useProfile } from '../features/payments/hooks';
+import { useProfile } from '../features/auth/use-profile';
 
 /**
  * /generate, the template studio (product spec: Template generation page). Signed-out visitors

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { publicEstimateAnswer } from '../features/queue/testing';
-import { publicEstimateKey } from '../features/queue/public-estimate';
 import { queryClient } from '../lib/query-client';
 import { STORAGE_KEYS } from '../lib/storage';
 import { renderApp, signIn, stubApi } from '../test/app-harness';
+import { queueKeys } from '../features/queue/query-keys';
 
 describe('landing', () => {
   it('signed out: hero actions, nav, footer label and server version', async () => {
@@ -231,7 +231,7 @@ describe('landing', () => {
       await waitFor(() => expect(estimateCalls(fetchMock)).toHaveLength(1));
       // The answer has been read once the query settles; nothing changed.
       await waitFor(() =>
-        expect(queryClient.getQueryState(publicEstimateKey)?.status).not.toBe('pending'),
+        expect(queryClient.getQueryState(queueKeys.publicEstimate())?.status).not.toBe('pending'),
       );
       expect(document.body.textContent).not.toMatch(/minute/);
       expect(claim()).toBe('1 credit');

@@ -16,7 +16,8 @@ import {
 } from '../features/payments/catalogue';
 import { storeSelectedPlan } from '../features/payments/client-storage';
 import { readPricingState, type PricingNavigationState } from '../features/payments/eligibility';
-import { usePricing, useProfile } from '../features/payments/hooks';
+import { useProfile } from '../features/auth/use-profile';
+import { usePricing } from '../features/payments/hooks';
 import { CheckIcon } from '../features/payments/icons';
 import {
   BILLING_PARAM,

@@ -2,7 +2,7 @@ import { MESSAGES } from '@studioshot/contracts';
 import { Link } from 'react-router';
 import { PageState } from '../components/PageState';
 import { buttonClass } from '../components/ui';
-import { useProfile } from '../features/payments/hooks';
+import { useProfile } from '../features/auth/use-profile';
 import { DeleteAccountSection } from '../features/settings/DeleteAccountSection';
 import { ExportSection } from '../features/settings/ExportSection';
 import { PasswordSection } from '../features/settings/PasswordSection';

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MESSAGES } from '@studioshot/contracts/messages';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -9,7 +9,7 @@ import { TextField } from '../components/TextField';
 import { buttonClass, cardClass } from '../components/ui';
 import { setAuthRedirect, useSession } from '../features/auth/session-store';
 import { NEED_UPGRADE_STATE, trainingEligibility } from '../features/payments/eligibility';
-import { PROFILE_QUERY_KEY, useProfile } from '../features/payments/hooks';
+import { useProfile } from '../features/auth/use-profile';
 import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
 import { useConnectionState, useTrainingJobs } from '../features/training/hooks';
 import { CheckCircleIcon } from '../components/icons';
@@ -17,7 +17,7 @@ import { OutcomePanel } from '../components/OutcomePanel';
 import { ZModelNameFormSchema, type ModelNameForm } from '../features/training/model-name-schema';
 import { startProblem, type StartProblem } from '../features/training/start-problem';
 import { startTraining, type TrainingJob } from '../features/training/training-api';
-import { applyJobUpdate, USER_MODELS_KEY } from '../features/training/training-cache';
+import { applyJobUpdate } from '../features/training/training-cache';
 import {
   defaultModelName,
   displayName,
@@ -27,13 +27,16 @@ import {
 } from '../features/training/training-logic';
 import { TrainingLiveView, TrainingPage } from '../features/training/TrainingLiveView';
 import { TrainingProgressCard } from '../features/training/TrainingProgressCard';
-import { fetchSessionStatus } from '../features/upload/upload-api';
+import { refreshUploadSession, useUploadSession } from '../features/upload/use-upload-session';
 import { ContinueCard } from '../features/upload/ContinueCard';
-import { CURRENT_SET_QUERY_KEY, useCurrentPhotoSet } from '../features/upload/current-set';
+import { useCurrentPhotoSet } from '../features/upload/current-set';
+import { uploadKeys } from '../features/upload/query-keys';
 import { durationPhrase, expectedSeconds } from '../features/queue/durations';
 import { useWaitEstimate } from '../features/queue/use-durations';
 import { ApiError, errorMessage } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
+import { authKeys } from '../features/auth/query-keys';
+import { trainingKeys } from '../features/training/query-keys';
 
 /** The session id from ?session= or from the navigation state /upload sends. */
 function sessionFrom(search: URLSearchParams, state: unknown): string | null {
@@ -235,9 +238,11 @@ function StartForm({
     onMutate: () => setProblem(null),
     onSuccess: ({ job }) => {
       applyJobUpdate(job);
-      void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: USER_MODELS_KEY });
-      void queryClient.invalidateQueries({ queryKey: CURRENT_SET_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
+      void queryClient.invalidateQueries({ queryKey: trainingKeys.userModels() });
+      void queryClient.invalidateQueries({ queryKey: uploadKeys.currentSet() });
+      // The session now names its training.
+      refreshUploadSession(sessionId);
       onStarted(job);
     },
     onError: (error) => {
@@ -247,7 +252,7 @@ function StartForm({
         onAlreadyStarted();
       }
       if (next.kind === 'limit')
-        void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+        void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
       setProblem(next);
     },
   });
@@ -357,13 +362,7 @@ function StartForSession({ sessionId }: { sessionId: string }) {
   const { user } = useSession();
   const profile = useProfile();
   const [started, setStarted] = useState<TrainingJob | null>(null);
-  const session = useQuery({
-    queryKey: ['upload', 'session', sessionId, 'status'],
-    queryFn: ({ signal }) => fetchSessionStatus(sessionId, signal),
-    staleTime: 0,
-    retry: (failures, error) =>
-      !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
-  });
+  const session = useUploadSession(sessionId);
 
   if (started) {
     return (

@@ -1,12 +1,10 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageState } from '../components/PageState';
 import { buttonClass } from '../components/ui';
-import { fetchProfile } from '../features/auth/auth-api';
-import { replaceUser, setAuthRedirect, useSession } from '../features/auth/session-store';
-import { PROFILE_QUERY_KEY } from '../features/payments/hooks';
+import { setAuthRedirect, useSession } from '../features/auth/session-store';
+import { useProfile } from '../features/auth/use-profile';
 import { TrainingLimitModal } from '../features/payments/TrainingLimitModal';
 import { uploadGate } from '../features/upload/eligibility';
 import { ProfileSetupModal } from '../features/upload/ProfileSetupModal';
@@ -25,15 +23,7 @@ export function Component() {
   const hasToken = Boolean(appStorage.getItem(STORAGE_KEYS.accessToken));
 
   // Eligibility is decided on a profile fetched now, not on one cached before a purchase.
-  const profile = useQuery({
-    queryKey: PROFILE_QUERY_KEY,
-    queryFn: fetchProfile,
-    refetchOnMount: 'always',
-    enabled: hasToken,
-  });
-  useEffect(() => {
-    if (profile.data) replaceUser(profile.data);
-  }, [profile.data]);
+  const profile = useProfile({ refetchOnMount: 'always', enabled: hasToken });
   // The first answer decides (a failure sends the visitor to /pricing); afterwards a failed
   // background refresh keeps the last profile rather than throwing the visitor out mid-upload.
   const decided = useRef(false);

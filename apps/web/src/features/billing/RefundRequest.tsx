@@ -10,9 +10,9 @@ import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
 import { requestRefund, type BillingEntry } from '../payments/billing-api';
 import { formatDate, formatDollars, planLabel } from '../payments/catalogue';
-import { PROFILE_QUERY_KEY, SUBSCRIPTION_QUERY_KEY } from '../payments/hooks';
-
-export const BILLING_HISTORY_QUERY_KEY = ['billing-history'] as const;
+import { authKeys } from '../auth/query-keys';
+import { billingKeys } from './query-keys';
+import { paymentKeys } from '../payments/query-keys';
 
 const PLAN_KINDS = new Set(['subscription', 'upgrade', 'renewal']);
 
@@ -50,9 +50,9 @@ export function RefundRequest({ entry }: { entry: BillingEntry }) {
       setOpen(false);
       toast.success(answer.message);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: BILLING_HISTORY_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: billingKeys.history() }),
+        queryClient.invalidateQueries({ queryKey: authKeys.profile() }),
+        queryClient.invalidateQueries({ queryKey: paymentKeys.subscription() }),
       ]);
     },
   });

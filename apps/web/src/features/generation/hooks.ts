@@ -2,17 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { queryClient } from '../../lib/query-client';
 import { useSession } from '../auth/session-store';
-import { PROFILE_QUERY_KEY, useProfile } from '../payments/hooks';
+import { useProfile } from '../auth/use-profile';
 import { fetchStyles, type Style } from './generation-api';
-
-export const STYLES_QUERY_KEY = ['generation', 'styles'] as const;
-/** Every page of the gallery lives under this key. */
-export const GENERATED_IMAGES_KEY = ['generation', 'images'] as const;
+import { authKeys } from '../auth/query-keys';
+import { generationKeys } from './query-keys';
 
 /** The style cards (GET /api/v1/generation/styles): they change with deployments only. */
 export function useStyles() {
   return useQuery({
-    queryKey: STYLES_QUERY_KEY,
+    queryKey: generationKeys.styles(),
     queryFn: ({ signal }) => fetchStyles(signal),
     staleTime: 30 * 60_000,
   });
@@ -61,6 +59,6 @@ export type GenerationAccount = ReturnType<typeof useGenerationAccount>['account
  * generations and the gallery are different now.
  */
 export function refreshAfterGeneration(): void {
-  void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-  void queryClient.invalidateQueries({ queryKey: GENERATED_IMAGES_KEY });
+  void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
+  void queryClient.invalidateQueries({ queryKey: generationKeys.images() });
 }

@@ -4,10 +4,10 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderApp, signIn, stubApi, TEST_USER } from '../../test/app-harness';
 import { queryClient } from '../../lib/query-client';
-import { SUBSCRIPTION_QUERY_KEY } from './hooks';
 import { RenewalBanner, renewalNotice } from './RenewalBanner';
 import { FREE_SUBSCRIPTION, pricingAnswer, subscriptionAnswer } from './testing';
 import type { SubscriptionResponse } from './payments-api';
+import { paymentKeys } from './query-keys';
 
 const RETRYING = subscriptionAnswer({
   status: 'past_due',
@@ -86,7 +86,7 @@ describe('renewal banner', () => {
     ['free, never lapsed', FREE_SUBSCRIPTION, false],
     ['retrying', RETRYING, true],
   ] as const)('%s: shown only for a renewal problem', (_name, subscription, shown) => {
-    queryClient.setQueryData(SUBSCRIPTION_QUERY_KEY, subscription);
+    queryClient.setQueryData(paymentKeys.subscription(), subscription);
     const router = createMemoryRouter([{ path: '/', element: <RenewalBanner /> }]);
     render(
       <QueryClientProvider client={queryClient}>

@@ -16,13 +16,15 @@ import {
   planPeriodPriceCents,
   PLANS,
 } from './catalogue';
-import { PROFILE_QUERY_KEY, SUBSCRIPTION_QUERY_KEY, usePricing, useSubscription } from './hooks';
+import { usePricing, useSubscription } from './hooks';
 import {
   cancelSubscription,
   reactivateSubscription,
   type SubscriptionResponse,
 } from './payments-api';
 import { payRenewal, putCardOnFile } from './renewals-api';
+import { authKeys } from '../auth/query-keys';
+import { paymentKeys } from './query-keys';
 
 type CancelAnswer = Awaited<ReturnType<typeof cancelSubscription>>;
 
@@ -83,7 +85,7 @@ function PayAtStripe({ url, amountCents }: { url: string; amountCents: number })
   useEffect(() => {
     if (!opened) return;
     // Gone once the renewal is paid: the credits it granted show in the profile too.
-    return () => void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+    return () => void queryClient.invalidateQueries({ queryKey: authKeys.profile() });
   }, [opened]);
   return (
     <>
@@ -183,8 +185,8 @@ export function SubscriptionManager({ className = '' }: { className?: string }) 
 
   const afterChange = async () => {
     await Promise.all([
-      queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_QUERY_KEY }),
-      queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
+      queryClient.invalidateQueries({ queryKey: paymentKeys.subscription() }),
+      queryClient.invalidateQueries({ queryKey: authKeys.profile() }),
     ]);
   };
 

@@ -4,6 +4,7 @@ import { Spinner } from '../../components/PageState';
 import { cardClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { fetchQueueOverview, fetchUserQueueStatus, formatGpuTime } from './queue-api';
+import { queueKeys } from './query-keys';
 
 /** The queue panel refreshes every 30 s (docs/spec/constants.md). */
 export const QUEUE_REFRESH_MS = 30_000;
@@ -42,12 +43,12 @@ function Trouble({ error, onRetry }: { error: unknown; onRetry: () => void }) {
 export function QueuePanel({ className = '' }: { className?: string }) {
   const options = { refetchInterval: QUEUE_REFRESH_MS, staleTime: 10_000 } as const;
   const tasks = useQuery({
-    queryKey: ['queue', 'user'],
+    queryKey: queueKeys.user(),
     queryFn: ({ signal }) => fetchUserQueueStatus(signal),
     ...options,
   });
   const overview = useQuery({
-    queryKey: ['queue', 'overview'],
+    queryKey: queueKeys.overview(),
     queryFn: ({ signal }) => fetchQueueOverview(signal),
     ...options,
     retry: false,

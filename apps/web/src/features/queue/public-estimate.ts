@@ -7,7 +7,6 @@ import { resultsEstimate, type Duration, type ResultsEstimate } from './duration
  */
 
 export const PUBLIC_ESTIMATE_PATH = '/api/v1/queue/estimate/public';
-export const publicEstimateKey = ['queue', 'estimate', 'public'] as const;
 
 function num(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;

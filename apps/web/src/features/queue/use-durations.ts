@@ -6,12 +6,11 @@ import {
   fetchWaitEstimate,
   type EstimatedTask,
 } from './durations';
+import { queueKeys } from './query-keys';
 
 /** The queue moves: an estimate is kept half a minute and refreshed every minute on screen. */
 const ESTIMATE_STALE_MS = 30_000;
 const ESTIMATE_REFRESH_MS = 60_000;
-
-export const waitEstimateKey = (task: EstimatedTask) => ['queue', 'estimate', task] as const;
 
 /**
  * The queue's wait-time estimate for a `task` submitted now. The call needs a signed-in user;
@@ -20,7 +19,7 @@ export const waitEstimateKey = (task: EstimatedTask) => ['queue', 'estimate', ta
 export function useWaitEstimate(task: EstimatedTask, enabled = true) {
   const { status } = useSession();
   return useQuery({
-    queryKey: waitEstimateKey(task),
+    queryKey: queueKeys.waitEstimate(task),
     queryFn: ({ signal }) => fetchWaitEstimate(task, signal),
     enabled: enabled && status === 'authenticated',
     staleTime: ESTIMATE_STALE_MS,

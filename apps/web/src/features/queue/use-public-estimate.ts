@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ResultsEstimate } from './durations';
-import { fetchPublicResultsEstimate, publicEstimateKey } from './public-estimate';
+import { fetchPublicResultsEstimate } from './public-estimate';
+import { queueKeys } from './query-keys';
 
 /** The answer's own max-age: it is kept, and refreshed on screen, as long as it holds. */
 const PUBLIC_ESTIMATE_REFRESH_MS = 60_000;
@@ -12,7 +13,7 @@ const PUBLIC_ESTIMATE_REFRESH_MS = 60_000;
  */
 export function usePublicResultsEstimate(): ResultsEstimate | null {
   const { data } = useQuery({
-    queryKey: publicEstimateKey,
+    queryKey: queueKeys.publicEstimate(),
     queryFn: ({ signal }) => fetchPublicResultsEstimate(signal),
     staleTime: PUBLIC_ESTIMATE_REFRESH_MS,
     refetchInterval: PUBLIC_ESTIMATE_REFRESH_MS,

@@ -13,8 +13,9 @@ import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { formatBytes, formatDateTime } from './format';
 import { PhotoSetsList } from './PhotoSetsList';
-import { EXPORTS_QUERY_KEY, fetchExports, requestExport } from './settings-api';
+import { fetchExports, requestExport } from './settings-api';
 import { SettingsSection } from './SettingsSection';
+import { settingsKeys } from './query-keys';
 
 /** How often the page asks while an export is being built. */
 export const EXPORT_POLL_MS = 1000;
@@ -43,7 +44,7 @@ function DownloadReady({ item }: { item: DataExport }) {
 
 export function ExportSection() {
   const exports = useQuery({
-    queryKey: EXPORTS_QUERY_KEY,
+    queryKey: settingsKeys.exports(),
     queryFn: fetchExports,
     refetchInterval: (query) => {
       const latest = query.state.data?.[0];
@@ -54,7 +55,7 @@ export function ExportSection() {
   const request = useMutation({
     mutationFn: requestExport,
     onSuccess: (started) => {
-      queryClient.setQueryData<DataExport[]>(EXPORTS_QUERY_KEY, (list = []) => [
+      queryClient.setQueryData<DataExport[]>(settingsKeys.exports(), (list = []) => [
         started,
         ...list.filter((e) => e.id !== started.id),
       ]);

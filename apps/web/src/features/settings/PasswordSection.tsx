@@ -6,9 +6,10 @@ import { FormError, PasswordToggle, TextField } from '../../components/TextField
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
-import { changePassword, SESSIONS_QUERY_KEY } from './settings-api';
+import { changePassword } from './settings-api';
 import { ZChangePasswordFormSchema, type ChangePasswordForm } from './settings-schemas';
 import { Notice, SettingsSection } from './SettingsSection';
+import { settingsKeys } from './query-keys';
 
 export function PasswordSection() {
   const [visible, setVisible] = useState(false);
@@ -34,7 +35,7 @@ export function PasswordSection() {
       const answer = await changePassword(values);
       reset();
       setDone(answer.message);
-      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() });
     } catch (error) {
       setServerError(errorMessage(error, 'Failed to change password'));
     }

@@ -11,7 +11,8 @@ import { DeletePhotoSetDialog } from './DeletePhotoSetDialog';
 import { formatDate, formatDateTime } from './format';
 import { usePrivacyFacts } from './privacy-facts';
 import { continueTarget } from '../upload/current-set';
-import { fetchPhotoSets, PHOTO_SETS_QUERY_KEY } from './settings-api';
+import { fetchPhotoSets } from './settings-api';
+import { settingsKeys } from './query-keys';
 
 /** How often the list is read again while a set is still being deleted. */
 export const PHOTO_SET_DELETING_POLL_MS = 1000;
@@ -126,7 +127,7 @@ export function PhotoSetsList() {
   const [gone, setGone] = useState<ReadonlySet<string>>(() => new Set());
   const days = usePrivacyFacts().data?.photo_retention_days;
   const sets = useQuery({
-    queryKey: PHOTO_SETS_QUERY_KEY,
+    queryKey: settingsKeys.photoSets(),
     queryFn: fetchPhotoSets,
     refetchInterval: (query) =>
       query.state.data?.some((set) => deleting.has(set.id)) ? PHOTO_SET_DELETING_POLL_MS : false,
@@ -137,14 +138,14 @@ export function PhotoSetsList() {
     setConfirming(null);
     if (answer.status === 'deleted') {
       setGone((ids) => new Set(ids).add(set.id));
-      queryClient.setQueryData<PhotoSet[]>(PHOTO_SETS_QUERY_KEY, (list) =>
+      queryClient.setQueryData<PhotoSet[]>(settingsKeys.photoSets(), (list) =>
         list?.filter((row) => row.id !== set.id),
       );
     } else {
       setDeleting((ids) => new Set(ids).add(set.id));
     }
     toast.success(answer.message);
-    void queryClient.invalidateQueries({ queryKey: PHOTO_SETS_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: settingsKeys.photoSets() });
   };
 
   return (

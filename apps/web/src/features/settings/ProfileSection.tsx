@@ -8,10 +8,10 @@ import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { replaceUser } from '../auth/session-store';
-import { PROFILE_QUERY_KEY } from '../payments/hooks';
 import { rename } from './settings-api';
 import { ZNameFormSchema, type NameForm } from './settings-schemas';
 import { Notice, SettingsSection } from './SettingsSection';
+import { authKeys } from '../auth/query-keys';
 
 export function ProfileSection({ user }: { user: User }) {
   const [serverError, setServerError] = useState<string | null>(null);
@@ -31,7 +31,7 @@ export function ProfileSection({ user }: { user: User }) {
     setSaved(null);
     try {
       const updated = await rename(name);
-      queryClient.setQueryData(PROFILE_QUERY_KEY, updated);
+      queryClient.setQueryData(authKeys.profile(), updated);
       replaceUser(updated);
       reset({ name: updated.name });
       setSaved('Name saved');

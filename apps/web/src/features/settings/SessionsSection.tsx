@@ -10,13 +10,9 @@ import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
 import { clearSession } from '../auth/session-store';
 import { formatDateTime } from './format';
-import {
-  fetchSessions,
-  SESSIONS_QUERY_KEY,
-  signOutEverywhere,
-  signOutSession,
-} from './settings-api';
+import { fetchSessions, signOutEverywhere, signOutSession } from './settings-api';
 import { SettingsSection } from './SettingsSection';
+import { settingsKeys } from './query-keys';
 
 /** This browser's sign-in has ended: forget it here; the protection wrapper goes to /auth. */
 function endedHere(message: string): void {
@@ -31,7 +27,7 @@ function SessionRow({ session }: { session: SignInSession }) {
     onSuccess: (answer) => {
       if (session.current) return endedHere(answer.message);
       toast.success(answer.message);
-      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.sessions() });
     },
   });
   return (
@@ -72,7 +68,7 @@ function SessionRow({ session }: { session: SignInSession }) {
 }
 
 export function SessionsSection() {
-  const sessions = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: fetchSessions });
+  const sessions = useQuery({ queryKey: settingsKeys.sessions(), queryFn: fetchSessions });
   const [confirming, setConfirming] = useState(false);
   const everywhere = useMutation({
     mutationFn: signOutEverywhere,

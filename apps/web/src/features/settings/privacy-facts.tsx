@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { fetchPrivacyFacts, PRIVACY_QUERY_KEY } from './settings-api';
+import { fetchPrivacyFacts } from './settings-api';
+import { settingsKeys } from './query-keys';
 
 /** The server's retention numbers; they change only with its configuration. */
 export function usePrivacyFacts() {
   return useQuery({
-    queryKey: PRIVACY_QUERY_KEY,
+    queryKey: settingsKeys.privacy(),
     queryFn: fetchPrivacyFacts,
     staleTime: 30 * 60_000,
   });

@@ -20,11 +20,6 @@ import {
 } from '@studioshot/contracts';
 import { api } from '../../lib/api';
 
-export const SESSIONS_QUERY_KEY = ['account', 'sessions'] as const;
-export const EXPORTS_QUERY_KEY = ['account', 'exports'] as const;
-export const PRIVACY_QUERY_KEY = ['privacy'] as const;
-export const PHOTO_SETS_QUERY_KEY = ['account', 'photo-sets'] as const;
-
 export async function fetchSessions(): Promise<SignInSession[]> {
   const answer = await api.get('/api/v1/users/sessions', {
     schema: ZSignInSessionListSchema,

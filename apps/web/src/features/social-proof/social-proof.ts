@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ZSocialProofSchema, type SocialProof } from '@studioshot/contracts';
 import { api } from '../../lib/api';
+import { socialProofKeys } from './query-keys';
 
 /**
  * The rating and count of professionals the public pages quote: the server's settings, never a
@@ -9,7 +10,7 @@ import { api } from '../../lib/api';
  */
 export function useSocialProof(): SocialProof | undefined {
   return useQuery({
-    queryKey: ['social-proof'],
+    queryKey: socialProofKeys.figures(),
     queryFn: () => api.get('/api/v1/social-proof', { anonymous: true, schema: ZSocialProofSchema }),
     staleTime: 30 * 60_000,
   }).data;

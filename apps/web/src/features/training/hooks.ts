@@ -9,7 +9,7 @@ import {
   fetchUserModels,
   type TrainingJob,
 } from './training-api';
-import { TRAINING_JOBS_KEY, trainingJobKey, USER_MODELS_KEY, withJob } from './training-cache';
+import { withJob } from './training-cache';
 import {
   connectionState,
   isFinalStatus,
@@ -18,6 +18,7 @@ import {
   type ConnectionState,
 } from './training-logic';
 import { observeJobs } from './tracker';
+import { trainingKeys } from './query-keys';
 
 export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
@@ -42,7 +43,7 @@ async function loadJobs({ signal }: { signal: AbortSignal }): Promise<TrainingJo
 
 export function useTrainingJobs({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
-    queryKey: TRAINING_JOBS_KEY,
+    queryKey: trainingKeys.jobs(),
     queryFn: loadJobs,
     enabled,
     refetchInterval: TRAINING_POLL_MS,
@@ -59,11 +60,11 @@ export function useTrainingJobs({ enabled = true }: { enabled?: boolean } = {}) 
  */
 export function useTrainingJob(id: string | null | undefined) {
   return useQuery({
-    queryKey: trainingJobKey(id ?? ''),
+    queryKey: trainingKeys.job(id ?? ''),
     queryFn: async ({ signal }) => {
       const job = await fetchTrainingJob(id ?? '', signal);
       observeJobs([job]);
-      queryClient.setQueryData<TrainingJob[]>(TRAINING_JOBS_KEY, (list) =>
+      queryClient.setQueryData<TrainingJob[]>(trainingKeys.jobs(), (list) =>
         list ? withJob(list, job) : list,
       );
       return job;
@@ -84,7 +85,7 @@ export function useTrainingJob(id: string | null | undefined) {
 /** GET /api/v1/upload/user-models, refreshed as often as the caller asks. */
 export function useUserModels({ refetchInterval }: { refetchInterval?: number } = {}) {
   return useQuery({
-    queryKey: USER_MODELS_KEY,
+    queryKey: trainingKeys.userModels(),
     queryFn: ({ signal }) => fetchUserModels(signal),
     refetchInterval,
   });

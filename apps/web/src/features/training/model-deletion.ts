@@ -4,7 +4,7 @@ import { MESSAGES } from '@studioshot/contracts/messages';
 import { api } from '../../lib/api';
 import { queryClient } from '../../lib/query-client';
 import type { TrainingJob, UserModel } from './training-api';
-import { TRAINING_JOBS_KEY, USER_MODELS_KEY } from './training-cache';
+import { trainingKeys } from './query-keys';
 
 /**
  * DELETE /api/v1/models/{id}: the model, its files and every headshot made with it. `deleted`
@@ -19,10 +19,10 @@ export function deleteModel(id: string): Promise<ModelDeletion> {
 
 /** The model leaves the lists the dashboard shows at once; the next reads confirm it. */
 export function forgetModel(id: string): void {
-  queryClient.setQueryData<UserModel[]>(USER_MODELS_KEY, (list) =>
+  queryClient.setQueryData<UserModel[]>(trainingKeys.userModels(), (list) =>
     list?.filter((model) => model.id !== id),
   );
-  queryClient.setQueryData<TrainingJob[]>(TRAINING_JOBS_KEY, (list) =>
+  queryClient.setQueryData<TrainingJob[]>(trainingKeys.jobs(), (list) =>
     list?.filter((job) => job.id !== id),
   );
 }

@@ -1,7 +1,8 @@
 import { queryClient } from '../../lib/query-client';
 import { realtime } from '../../lib/realtime';
 import { toTrainingJob } from './training-api';
-import { applyJobUpdate, TRAINING_KEY } from './training-cache';
+import { applyJobUpdate } from './training-cache';
+import { trainingKeys } from './query-keys';
 
 /**
  * Training on the tab's shared realtime channel (lib/realtime), held while a signed-in shell is
@@ -15,7 +16,7 @@ export function holdTrainingRealtime(): () => void {
       if (job) applyJobUpdate(job);
     }),
     // Pushes made while we were away are lost: read the truth again.
-    realtime.onReady(() => void queryClient.invalidateQueries({ queryKey: TRAINING_KEY })),
+    realtime.onReady(() => void queryClient.invalidateQueries({ queryKey: trainingKeys.all() })),
   ];
   const release = realtime.hold();
   return () => {

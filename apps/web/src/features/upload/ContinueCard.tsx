@@ -8,8 +8,10 @@ import { ApiError, errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { toast } from '../../lib/toast';
 import { MIN_PHOTOS } from './constants';
-import { continueTarget, CURRENT_SET_QUERY_KEY, type CurrentPhotoSet } from './current-set';
+import { continueTarget, type CurrentPhotoSet } from './current-set';
+import { uploadKeys } from './query-keys';
 import { completeUploadSession } from './upload-api';
+import { markSessionCompleted } from './use-upload-session';
 
 /**
  * The photo set the user left off with, wherever they are: 'Continue: N usable photos' and the
@@ -37,12 +39,13 @@ export function ContinueCard({
             error instanceof ApiError && error.detail === MESSAGES.sessionAlreadyComplete;
           if (!already) throw error;
         }
+        await markSessionCompleted(set.id);
       }
-      void queryClient.invalidateQueries({ queryKey: CURRENT_SET_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: uploadKeys.currentSet() });
       await navigate(continueTarget({ id: set.id, status: 'completed' }));
     } catch (error) {
       toast.error(errorMessage(error, MESSAGES.sessionCompleteFailed));
-      void queryClient.invalidateQueries({ queryKey: CURRENT_SET_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: uploadKeys.currentSet() });
     } finally {
       setStarting(false);
     }

@@ -17,7 +17,7 @@ import {
   UNCHECKED_ADVICE,
   type PhotoState,
 } from './photo-state';
-import type { LocalPhoto } from './use-upload-flow';
+import type { LocalPhoto } from './use-photo-selection';
 
 const API_BASE = (import.meta.env.VITE_API_BASE ?? '').replace(/\/+$/, '');
 

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { AlertIcon } from '../../components/icons';
 import { buttonClass } from '../../components/ui';
-import type { PickRejection } from './use-upload-flow';
+import type { PickRejection } from './use-photo-selection';
 
 /**
  * The files a pick did not take (wrong type, over 50MB, already picked, past 20 photos), each

@@ -8,7 +8,6 @@ import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
 import { replaceUser } from '../auth/session-store';
-import { PROFILE_QUERY_KEY } from '../payments/hooks';
 import { MAX_AGE, MIN_AGE } from './constants';
 import {
   ZProfileSetupFormSchema,
@@ -16,6 +15,7 @@ import {
   type ProfileSetupValues,
 } from './profile-setup-schema';
 import { updateProfile } from './upload-api';
+import { authKeys } from '../auth/query-keys';
 
 const GENDERS = [
   { value: 'female', label: 'Female' },
@@ -61,7 +61,7 @@ export function StyleProfileForm({
     setServerError(null);
     try {
       const user = await updateProfile({ gender: values.gender, age: values.age });
-      queryClient.setQueryData(PROFILE_QUERY_KEY, user);
+      queryClient.setQueryData(authKeys.profile(), user);
       replaceUser(user);
       reset({
         gender: user.gender === 'male' || user.gender === 'female' ? user.gender : undefined,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { fetchPhotoSets } from '../settings/settings-api';
 import { MIN_PHOTOS } from './constants';
+import { uploadKeys } from './query-keys';
 import { fetchSessionStatus } from './upload-api';
 
 /**
@@ -16,8 +17,6 @@ export interface CurrentPhotoSet {
   /** Checked, with enough usable photos: training can start from it. */
   ready: boolean;
 }
-
-export const CURRENT_SET_QUERY_KEY = ['upload', 'current-set'] as const;
 
 export async function fetchCurrentPhotoSet(signal?: AbortSignal): Promise<CurrentPhotoSet | null> {
   const sets = await fetchPhotoSets();
@@ -49,7 +48,7 @@ export function continueTarget(set: { id: string; status: string }): string {
 
 export function useCurrentPhotoSet(enabled = true) {
   return useQuery({
-    queryKey: CURRENT_SET_QUERY_KEY,
+    queryKey: uploadKeys.currentSet(),
     queryFn: ({ signal }) => fetchCurrentPhotoSet(signal),
     staleTime: 0,
     enabled,

@@ -2,6 +2,7 @@ import { ZHealthResponseSchema } from '@studioshot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api';
 import { ApiError } from '../../../lib/api-client';
+import { generationKeys } from '../query-keys';
 
 /**
  * The server's debug setting (README, Configuration: the debug prompt panel shows for users with the
@@ -23,7 +24,7 @@ export async function fetchServerDebug(): Promise<boolean> {
 
 export function useServerDebug(): boolean {
   const { data } = useQuery({
-    queryKey: ['health', 'debug'],
+    queryKey: generationKeys.serverDebug(),
     queryFn: fetchServerDebug,
     staleTime: Infinity,
     retry: false,
