@@ -12,6 +12,22 @@ const MODELS_TABLE = '/^models(\\s+as\\s+\\w+)?$/';
 const MODELS_HOME =
   "The models table is read and written only through packages/db's models module (selectModels, insertModel, modelFailed...).";
 
+/** What the web app's components/ and lib/ never import: they serve every feature. */
+const WEB_UPPER_LAYERS = ['**/features/**', '**/routes/**', '**/app/**'];
+const WEB_LOWER_LAYER_MESSAGE =
+  'components/ and lib/ import no feature, route or app module: they serve every page (the app shell lives in app/layout).';
+/** Another route module, seen from a route. */
+const OTHER_ROUTES = ['./*', '**/routes/**'];
+const OTHER_ROUTES_MESSAGE =
+  'A route imports no other route: what two pages share belongs in a feature or in components/.';
+/**
+ * A feature's internals: the files of its subfolders (a subfolder is entered through its index)
+ * and its test helpers. Its public entry files are the modules at the top of its folder.
+ */
+const FEATURE_INTERNALS = ['**/features/*/*/*', '**/features/*/testing'];
+const FEATURE_INTERNALS_MESSAGE =
+  "Routes import a feature's public entry files only (the modules at the top of its folder, or a subfolder's index), never its subfolders' files or its test helpers.";
+
 export default tseslint.config(
   {
     ignores: [
@@ -160,6 +176,53 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  // The web app's layers: routes compose features; features build on components/ and lib/;
+  // nothing below reaches back up. Each rule has a planted import that must make it fire
+  // (apps/web/src/app/import-rules.test.ts); tests may import any helper.
+  {
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: WEB_UPPER_LAYERS, message: WEB_LOWER_LAYER_MESSAGE }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression > Literal[value=/(^|\\/)(features|routes|app)\\//]',
+          message: WEB_LOWER_LAYER_MESSAGE,
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/routes/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: OTHER_ROUTES, message: OTHER_ROUTES_MESSAGE },
+            { group: FEATURE_INTERNALS, message: FEATURE_INTERNALS_MESSAGE },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression > Literal[value=/^\\.\\/|(^|\\/)routes\\//]',
+          message: OTHER_ROUTES_MESSAGE,
+        },
+        {
+          selector:
+            'ImportExpression > Literal[value=/(^|\\/)features\\/[^/]+\\/([^/]+\\/[^/]+|testing)$/]',
+          message: FEATURE_INTERNALS_MESSAGE,
+        },
+      ],
     },
   },
 );

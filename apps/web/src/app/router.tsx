@@ -1,5 +1,5 @@
 import { redirect, type RouteObject } from 'react-router';
-import { AppShell } from '../components/AppShell';
+import { AppShell } from './layout/AppShell';
 import { PageLoader } from '../components/PageLoader';
 import { RootErrorBoundary, RouteErrorBoundary } from '../components/RootErrorBoundary';
 import { ProtectedRoute } from '../features/auth/ProtectedRoute';

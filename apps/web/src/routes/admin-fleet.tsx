@@ -10,7 +10,7 @@ import { buttonClass } from '../components/ui';
 import { approximateDuration, formatGpuTime } from '../features/queue/durations';
 import { api } from '../lib/api';
 import { ApiError, errorMessage } from '../lib/api-client';
-import { Component as NotFound } from './not-found';
+import { NotFoundPage as NotFound } from '../components/NotFoundPage';
 
 /** How often the page reads the fleet again while it is open. */
 const REFRESH_MS = 10_000;

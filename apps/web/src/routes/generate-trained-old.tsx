@@ -2,10 +2,12 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cardClass, inputClass, labelClass } from '../components/ui';
 import { GenerationHeader } from '../features/generation/GenerationHeader';
-import { STYLE_PROMPT_HINT } from '../features/generation/legacy/custom-prompt';
-import { GenerateRow } from '../features/generation/legacy/GenerateRow';
-import { GenerationOutcome } from '../features/generation/legacy/GenerationOutcome';
-import { ModelCards } from '../features/generation/legacy/ModelCards';
+import {
+  GenerateRow,
+  GenerationOutcome,
+  ModelCards,
+  STYLE_PROMPT_HINT,
+} from '../features/generation/legacy';
 import { modelName } from '../features/generation/model-choice';
 import { TrainedModelsGate } from '../features/generation/ModelStates';
 import { PromptField } from '../features/generation/PromptField';

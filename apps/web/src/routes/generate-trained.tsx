@@ -11,7 +11,7 @@ import {
 } from '../features/generation/GenerateButton';
 import { GenerationHeader } from '../features/generation/GenerationHeader';
 import { GalleryNote, GenerationResults } from '../features/generation/GenerationResults';
-import { STYLE_PROMPT_HINT } from '../features/generation/legacy/custom-prompt';
+import { STYLE_PROMPT_HINT } from '../features/generation/legacy';
 import { GenerationStatus } from '../features/generation/GenerationStatus';
 import { ModelSelect } from '../features/generation/ModelSelect';
 import { TrainedModelsGate } from '../features/generation/ModelStates';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useGenerationModels } from '../features/generation/model-choice';
 import { ModelsLoading } from '../features/generation/ModelStates';
-import { TemplateStudio } from '../features/generation/studio/TemplateStudio';
+import { TemplateStudio } from '../features/generation/studio';
 import { useProfile } from '../features/auth/use-profile';
 
 /**

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderApp, stubApi } from '../test/app-harness';
+import { renderApp, stubApi } from '../../test/app-harness';
 
 describe('route changes', () => {
   it('move focus to the new page heading and announce its title', async () => {

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getToasts, toast } from '../lib/toast';
-import { renderApp, signIn, stubApi } from '../test/app-harness';
+import { getToasts, toast } from '../../lib/toast';
+import { renderApp, signIn, stubApi } from '../../test/app-harness';
 
 /** The bar as a phone or tablet lays it out (below the large breakpoint), or as a desktop does. */
 function screenIs(narrow: boolean) {

@@ -1,24 +1,26 @@
 import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
-import { useSession } from '../features/auth/session-store';
+import { useSession } from '../../features/auth/session-store';
 import { RouteAnnouncer } from './RouteAnnouncer';
 import { SiteFooter } from './SiteFooter';
 import { SiteHeader } from './SiteHeader';
 
 // Only signed-in visitors need the session widget; keep it out of the landing bundle.
 const SessionExpiryNotice = lazy(() =>
-  import('../features/auth/SessionExpiryNotice').then((m) => ({ default: m.SessionExpiryNotice })),
+  import('../../features/auth/SessionExpiryNotice').then((m) => ({
+    default: m.SessionExpiryNotice,
+  })),
 );
 // Training status banner, realtime channel and job poll: signed-in visitors only, too.
 const TrainingGlobal = lazy(() =>
-  import('../features/training/TrainingStatusBanner').then((m) => ({
+  import('../../features/training/TrainingStatusBanner').then((m) => ({
     default: m.TrainingGlobal,
   })),
 );
 
 // A renewal that failed: a lasting notice on every signed-in page.
 const RenewalBanner = lazy(() =>
-  import('../features/payments/RenewalBanner').then((m) => ({ default: m.RenewalBanner })),
+  import('../../features/payments/RenewalBanner').then((m) => ({ default: m.RenewalBanner })),
 );
 
 /** A thin bar while a route's code or data loads. */

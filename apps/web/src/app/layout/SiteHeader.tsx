@@ -8,13 +8,13 @@ import {
   type ReactNode,
 } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { useSession } from '../features/auth/session-store';
-import { useGetStarted } from '../features/home/use-get-started';
-import { holdToasts } from '../lib/toast';
-import { Logo } from './Logo';
-import { Spinner } from './PageState';
-import { Toaster, useCurrentToast } from './Toaster';
-import { buttonClass } from './ui';
+import { useSession } from '../../features/auth/session-store';
+import { useGetStarted } from '../../features/home/use-get-started';
+import { holdToasts } from '../../lib/toast';
+import { Logo } from '../../components/Logo';
+import { Spinner } from '../../components/PageState';
+import { Toaster, useCurrentToast } from '../../components/Toaster';
+import { buttonClass } from '../../components/ui';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-full px-2 py-2 text-sm font-medium whitespace-nowrap transition-colors sm:px-3 ${

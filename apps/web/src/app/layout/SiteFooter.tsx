@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { useSession } from '../features/auth/session-store';
-import { api } from '../lib/api';
-import { ApiError } from '../lib/api-client';
+import { useSession } from '../../features/auth/session-store';
+import { api } from '../../lib/api';
+import { ApiError } from '../../lib/api-client';
 
 /** The release this client was built as (product spec, section 1). */
 export const BUILD_LABEL = "v0.3.0 'CI/CD Automation'";
