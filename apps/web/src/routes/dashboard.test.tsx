@@ -310,7 +310,7 @@ describe('dashboard credits and training', () => {
       credits_balance: 10,
     });
     expect(await screen.findByText('Plan limit reached (1 model max)')).toBeTruthy();
-    expect(screen.getByText('Limit reached')).toBeTruthy();
+    expect(await screen.findByText('Limit reached')).toBeTruthy();
     fireEvent.click(
       screen.getByRole('button', { name: 'Plan limit reached - upgrade for more models' }),
     );
