@@ -35,6 +35,16 @@ export const FINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'failed'
 export const TRAINING_STATUSES = ['pending', 'training', 'completed', 'failed'] as const;
 export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 
+/** How a training's task status reads to the client: waiting is pending, a cancelled one failed. */
+export const TRAINING_STATUS_OF_TASK: Record<TaskStatus, TrainingStatus> = {
+  pending: 'pending',
+  queued: 'pending',
+  running: 'training',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'failed',
+};
+
 export const DEFAULT_TRIGGER_WORD = 'person';
 
 export const ZStartTrainingRequestSchema = z.strictObject({
@@ -129,6 +139,7 @@ export const ZUserQueueStatusSchema = z.object({
   running_tasks: z.number().int(),
   total_tasks: z.number().int(),
 });
+export type UserQueueStatus = z.infer<typeof ZUserQueueStatusSchema>;
 
 const ZQueueNameSchema = z.object({ task_type: z.enum(TASK_TYPES), queue: z.string() });
 
@@ -154,6 +165,7 @@ export const ZQueueOverviewSchema = z.object({
   ),
   checked_at: z.string(),
 });
+export type QueueOverview = z.infer<typeof ZQueueOverviewSchema>;
 
 /** GET /api/v1/queue/monitor/health: 200 when healthy, 503 when degraded. */
 export const ZQueueHealthSchema = z.object({

@@ -6,9 +6,8 @@ import {
   type ModelsStatus,
   type StartTrainingRequest,
   type StartTrainingResponse,
-  type TaskStatus,
+  TRAINING_STATUS_OF_TASK,
   type TrainingJob,
-  type TrainingStatus,
 } from '@studioshot/contracts';
 import { queuePriority } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
@@ -27,18 +26,6 @@ import { toUserModel } from './uploads.service.js';
 
 /** What a training says until a worker takes it. */
 const QUEUED_MESSAGE = 'Waiting for a GPU worker';
-
-/**
- * The training job status the client reads, from its task's status (docs/spec/calls.md#4-states).
- */
-const TRAINING_STATUS: Record<TaskStatus, TrainingStatus> = {
-  pending: 'pending',
-  queued: 'pending',
-  running: 'training',
-  completed: 'completed',
-  failed: 'failed',
-  cancelled: 'failed',
-};
 
 type Refusal = Extract<CreateTrainingOutcome, { created: false }>['reason'];
 const REFUSALS: Record<Refusal, [ErrorCode, string]> = {
@@ -175,7 +162,7 @@ export function toTrainingJob(
     session_id: row.session_id,
     model_name: row.model_name,
     name: row.model_name,
-    status: TRAINING_STATUS[row.status],
+    status: TRAINING_STATUS_OF_TASK[row.status],
     task_status: row.status,
     progress: row.progress,
     progress_percentage: row.progress,

@@ -3,7 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '../../components/PageState';
 import { cardClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
-import { fetchQueueOverview, fetchUserQueueStatus, formatGpuTime } from './queue-api';
+import {
+  fetchQueueOverview,
+  fetchUserQueueStatus,
+  formatGpuTime,
+  trainingQueue,
+} from './queue-api';
 import { queueKeys } from './query-keys';
 
 /** The queue panel refreshes every 30 s (docs/spec/constants.md). */
@@ -50,6 +55,7 @@ export function QueuePanel({ className = '' }: { className?: string }) {
   const overview = useQuery({
     queryKey: queueKeys.overview(),
     queryFn: ({ signal }) => fetchQueueOverview(signal),
+    select: trainingQueue,
     ...options,
     retry: false,
   });

@@ -1,40 +1,10 @@
+import type { QueueOverview } from '@studioshot/contracts';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_ALWAYS_ON_COST,
-  formatGpuTime,
-  formatPercent,
-  formatUsd,
-  toCostProjection,
-  toQueueOverview,
-  toUserQueueStatus,
-} from './queue-api';
+import { formatGpuTime, formatPercent, formatUsd, trainingQueue } from './queue-api';
 
 describe('queue answers', () => {
-  it('reads the user status, totalling when the total is missing', () => {
-    expect(toUserQueueStatus({ pending_tasks: 2, running_tasks: 1, total_tasks: 5 })).toEqual({
-      pending_tasks: 2,
-      running_tasks: 1,
-      total_tasks: 5,
-    });
-    expect(toUserQueueStatus({ pending_tasks: 2, running_tasks: 1 }).total_tasks).toBe(3);
-    expect(toUserQueueStatus(null)).toEqual({ pending_tasks: 0, running_tasks: 0, total_tasks: 0 });
-  });
-
-  it('reads the cost projection; the always-on cost defaults to 1130', () => {
-    expect(toCostProjection({ projected_monthly_cost: '3.5', efficiency_rating: 'Good' })).toEqual({
-      projected_monthly_cost: 3.5,
-      always_on_cost: DEFAULT_ALWAYS_ON_COST,
-      savings_percent: 0,
-      efficiency_rating: 'good',
-      gpu_seconds_last_30_days: null,
-      gpu_hourly_rate: null,
-    });
-    expect(DEFAULT_ALWAYS_ON_COST).toBe(1130);
-    expect(toCostProjection({ efficiency_rating: 'stellar' }).efficiency_rating).toBeNull();
-  });
-
-  it('recognises common names in the overall queue status', () => {
-    const queue = (task_type: string, waiting: number, workers: number) => ({
+  it("the panel reads the training queue's line of the overview", () => {
+    const queue = (task_type: 'training' | 'generation', waiting: number, workers: number) => ({
       task_type,
       queue: task_type,
       waiting,
@@ -45,30 +15,17 @@ describe('queue answers', () => {
       workers,
       estimated_wait_seconds: task_type === 'training' ? 300 : null,
     });
-    expect(
-      toQueueOverview({ queues: [queue('generation', 9, 4), queue('training', 2, 1)] }),
-    ).toEqual({ waiting: 2, running: 1, workers: 1, estimated_wait_seconds: 300 });
-    expect(
-      toQueueOverview({ queues: [queue('generation', 9, 4), queue('batch_generation', 1, 1)] }),
-    ).toEqual({ waiting: 10, running: 2, workers: 5, estimated_wait_seconds: null });
-    expect(toQueueOverview({ waiting: 3, active: 1, workers: [{}, {}] })).toEqual({
-      waiting: 3,
-      running: 1,
-      workers: 2,
-      estimated_wait_seconds: null,
-    });
-    expect(toQueueOverview({ counts: { pending: 7 }, workers_online: 1 })).toEqual({
-      waiting: 7,
-      running: null,
+    const overview: QueueOverview = {
+      queues: [queue('generation', 9, 4), queue('training', 2, 1)],
+      checked_at: '2026-11-20T10:00:00.000Z',
+    };
+    expect(trainingQueue(overview)).toMatchObject({
+      waiting: 2,
+      active: 1,
       workers: 1,
-      estimated_wait_seconds: null,
+      estimated_wait_seconds: 300,
     });
-    expect(toQueueOverview('?')).toEqual({
-      waiting: null,
-      running: null,
-      workers: null,
-      estimated_wait_seconds: null,
-    });
+    expect(trainingQueue({ ...overview, queues: [queue('generation', 9, 4)] })).toBeNull();
   });
 
   it('formats GPU time and dollars', () => {

@@ -1,6 +1,5 @@
 import { queryClient } from '../../lib/query-client';
 import { realtime } from '../../lib/realtime';
-import { toTrainingJob } from './training-api';
 import { applyJobUpdate } from './training-cache';
 import { trainingKeys } from './query-keys';
 
@@ -11,10 +10,7 @@ import { trainingKeys } from './query-keys';
  */
 export function holdTrainingRealtime(): () => void {
   const unsubscribe = [
-    realtime.onTraining((pushed) => {
-      const job = toTrainingJob(pushed);
-      if (job) applyJobUpdate(job);
-    }),
+    realtime.onTraining(applyJobUpdate),
     // Pushes made while we were away are lost: read the truth again.
     realtime.onReady(() => void queryClient.invalidateQueries({ queryKey: trainingKeys.all() })),
   ];

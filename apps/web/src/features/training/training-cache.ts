@@ -1,8 +1,18 @@
 import type { QueryKey } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
-import { newestFirst, type TrainingJob } from './training-api';
+import type { TrainingJob } from './training-api';
 import { observeJobs } from './tracker';
 import { trainingKeys } from './query-keys';
+
+function time(value: string): number {
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** Newest first, by creation time, as the server lists jobs. */
+function newestFirst<T extends { created_at: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => time(b.created_at) - time(a.created_at));
+}
 
 /** Puts `job` in the jobs list (replacing its older self), newest first. */
 export function withJob(list: readonly TrainingJob[], job: TrainingJob): TrainingJob[] {
