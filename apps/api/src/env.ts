@@ -5,6 +5,7 @@ import {
   PRODUCTION_GENERATION_WAIT_MS,
   PRODUCTION_RATE_LIMITS,
   productionRefusal,
+  STORAGE_SETTINGS,
   type SocialProof,
 } from '@studioshot/contracts';
 import { ALWAYS_ON_COST } from '@studioshot/pricing';
@@ -177,16 +178,8 @@ export const ZEnvSchema = z
     /** The public key Stripe.js loads the card form with; the web app reads it from the API. */
     STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_').optional(),
     WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().positive().default(300),
-    /** Where photos and images are kept: a local directory (default) or an S3 bucket. */
-    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-    /** Root of the local driver; `<repo>/.local/storage` when unset. */
-    STORAGE_DIR: z.string().optional(),
-    /** S3 driver; credentials come from the standard AWS_* variables (the SDK's default chain). */
-    S3_BUCKET: z.string().optional(),
-    S3_REGION: z.string().default('us-east-1'),
-    /** An S3-compatible endpoint (MinIO, R2, a local test server); AWS itself when unset. */
-    S3_ENDPOINT: z.url().optional(),
-    S3_FORCE_PATH_STYLE: bool.default(false),
+    /** Where photos and images are kept. */
+    ...STORAGE_SETTINGS,
     /** Where multer writes incoming files while they are checked; emptied after each request. */
     UPLOAD_TMP_DIR: z.string().default(path.join(tmpdir(), 'studioshot-uploads')),
     /**

@@ -4,9 +4,9 @@ import {
   taskQueueName,
   type EngineKind,
   type TaskType,
+  type PlanType,
 } from '@studioshot/contracts';
 import { completeTask, type GeneratedImageRecord } from '@studioshot/db';
-import type { PlanType } from '@studioshot/pricing';
 import { generationImageKey, modelArtifactKey } from '@studioshot/storage';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';

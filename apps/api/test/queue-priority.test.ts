@@ -3,8 +3,9 @@ import {
   taskQueueName,
   ZQueueTaskSchema,
   type TaskPriority,
+  type PlanType,
 } from '@studioshot/contracts';
-import { queuePriority, type PlanType } from '@studioshot/pricing';
+import { queuePriority } from '@studioshot/pricing';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,7 @@
-import { taskQueueName, type StartTrainingResponse } from '@studioshot/contracts';
+import { taskQueueName, type StartTrainingResponse, type PlanType } from '@studioshot/contracts';
 
 /** The queue trainings go to with the default engine. */
 export const TRAINING_QUEUE = taskQueueName('training', 'studio');
-import type { PlanType } from '@studioshot/pricing';
 import { Queue } from 'bullmq';
 import { photoKeys } from '@studioshot/storage';
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_KINDS, productionRefusal } from '@studioshot/contracts';
+import { ENGINE_KINDS, productionRefusal, STORAGE_SETTINGS } from '@studioshot/contracts';
 import { z } from 'zod';
 import { availableCpus } from './cpu-quota.js';
 
@@ -18,15 +18,7 @@ const ZWorkerEnvFields = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   REDIS_PREFIX: z.string().default('studioshot:'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  STORAGE_DIR: z.string().optional(),
-  S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ENDPOINT: z.url().optional(),
-  S3_FORCE_PATH_STYLE: z
-    .enum(['true', 'false', '1', '0'])
-    .transform((v) => v === 'true' || v === '1')
-    .default(false),
+  ...STORAGE_SETTINGS,
   /**
    * The queues this worker takes (the fleet's pools, each scaled on its own queues):
    * `photo-checks` (CPU), `studio` (the studio engine's task queues, CPU), `flux` (the flux

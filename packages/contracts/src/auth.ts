@@ -88,7 +88,10 @@ export const ZResetPasswordRequestSchema = z.strictObject({
   new_password: password,
 });
 
-export const ZPlanTypeSchema = z.enum(['free', 'starter', 'professional', 'premium']);
+/** The plans an account can be on, from the lowest tier up. */
+export const PLAN_TYPES = ['free', 'starter', 'professional', 'premium'] as const;
+export type PlanType = (typeof PLAN_TYPES)[number];
+export const ZPlanTypeSchema = z.enum(PLAN_TYPES);
 export const ZGenderSchema = z.enum(['male', 'female']);
 
 /** The User entity of the spec, as every endpoint returns it. */

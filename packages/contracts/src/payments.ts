@@ -189,7 +189,7 @@ export type RenewalProblem = z.infer<typeof ZRenewalProblemSchema>;
 export const ZSubscriptionResponseSchema = z.object({
   /** past_due: the renewal failed and is being retried; the plan is kept meanwhile. */
   status: z.enum(['active', 'cancelling', 'past_due', 'free']),
-  tier: z.enum(['free', 'starter', 'professional', 'premium']),
+  tier: ZPlanTypeSchema,
   billing_cycle: z.enum(['monthly', 'annual']).nullable(),
   next_billing_date: z.string().nullable(),
   cancel_at_period_end: z.boolean(),

@@ -24,18 +24,26 @@ export const PHOTO_CHECK_IDS = [
   'resolution',
   'same_person',
 ] as const;
+export type PhotoCheckId = (typeof PHOTO_CHECK_IDS)[number];
 
 export const ZPhotoCheckSchema = z.object({
   id: z.enum(PHOTO_CHECK_IDS),
-  /** true passed, false failed (photo unusable), null could not be judged. */
+  /**
+   * true: passed. false: failed, the photo is unusable. null: could not be judged (e.g. no face to
+   * measure, or too few photos to compare); it does not make the photo unusable on its own.
+   */
   ok: z.boolean().nullable(),
+  /** One short plain-language line for the UI, e.g. "Only one face" or "We found 2 faces". */
   message: z.string(),
 });
 export type PhotoCheck = z.infer<typeof ZPhotoCheckSchema>;
 
 export const ZPhotoVerdictSchema = z.object({
+  /** Counts toward the photos needed to train only when true. */
   usable: z.boolean(),
+  /** Always the six checks, in `PHOTO_CHECK_IDS` order. */
   checks: z.array(ZPhotoCheckSchema),
+  /** What to do about each failed check, plain language, most important first. Empty when usable. */
   advice: z.array(z.string()),
 });
 export type PhotoVerdict = z.infer<typeof ZPhotoVerdictSchema>;

@@ -1,10 +1,10 @@
+import type { PlanType, TaskStatus, TaskType } from '@studioshot/contracts';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 // The database schema, declared once. Migrations in ./migrations must keep this in step.
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
-export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
 export type Gender = 'male' | 'female';
 
 /**
@@ -351,9 +351,7 @@ export interface ModelsTable {
 }
 
 export type EngineKindName = 'studio' | 'flux';
-export type TaskType = 'training' | 'generation' | 'batch_generation';
 export type TaskPriority = 'urgent' | 'high' | 'normal';
-export type TaskStatus = 'pending' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 type Json = ColumnType<unknown, string | undefined, string>;
 
 export interface TasksTable {

@@ -2,7 +2,8 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from './client.js';
 import { refundGenerationCredits, refundIncompleteGeneration } from './credit-ledger.js';
 import { modelFailed, modelTrained, modelTrainingStarted } from './models.js';
-import type { Database, TaskStatus, TaskType } from './schema.js';
+import type { TaskStatus, TaskType } from '@studioshot/contracts';
+import type { Database } from './schema.js';
 
 /**
  * Every task state transition, for every task type, in one place: the worker (claim, progress,

@@ -2,12 +2,12 @@
  * The product's catalogue and business constants (spec 'Plans and prices'). The server charges
  * only what is here; the client displays it. Prices are in US cents.
  */
+import type { PlanType } from '@studioshot/contracts';
 import { PLANS_FROM_CENTS } from './entry-prices.js';
 import { GENERATION_ORDER } from './generation-order.js';
 
 export { GENERATION_ORDER, PLANS_FROM_CENTS };
 
-export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
 export type PaidPlan = Exclude<PlanType, 'free'>;
 
 export const CURRENCY = 'usd';

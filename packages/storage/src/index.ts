@@ -1,3 +1,4 @@
+import type { StorageSettings } from '@studioshot/contracts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,16 +36,6 @@ export {
   type StoredObject,
 } from './storage.js';
 
-/** The settings `createStorage` reads (the API's and the worker's environments both have them). */
-export interface StorageEnv {
-  STORAGE_DRIVER: 'local' | 's3';
-  STORAGE_DIR?: string;
-  S3_BUCKET?: string;
-  S3_REGION: string;
-  S3_ENDPOINT?: string;
-  S3_FORCE_PATH_STYLE: boolean;
-}
-
 /**
  * `<repo>/.local/storage`: the workspace root is found by walking up from this module (source
  * or bundle) to `pnpm-workspace.yaml`; outside a checkout, `./.local/storage` under the working
@@ -61,7 +52,7 @@ export function defaultStorageDir(): string {
 }
 
 /** The configured storage driver: `local` (default) or `s3`. */
-export function createStorage(env: StorageEnv): Storage {
+export function createStorage(env: StorageSettings): Storage {
   if (env.STORAGE_DRIVER === 's3') {
     if (!env.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
     return new S3Storage({

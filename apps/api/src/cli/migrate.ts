@@ -1,3 +1,4 @@
+import { ZStorageSettingsSchema } from '@studioshot/contracts';
 import { createDb, migrateToLatest } from '@studioshot/db';
 import { createStorage } from '@studioshot/storage';
 import { pino } from 'pino';
@@ -14,18 +15,9 @@ if (!url) {
 }
 // Only the storage settings (the API's names and defaults): this runs before the API's full
 // configuration needs to be valid.
-const shape = ZEnvSchema.shape;
-const storageEnv = z
-  .object({
-    STORAGE_DRIVER: shape.STORAGE_DRIVER,
-    STORAGE_DIR: shape.STORAGE_DIR,
-    S3_BUCKET: shape.S3_BUCKET,
-    S3_REGION: shape.S3_REGION,
-    S3_ENDPOINT: shape.S3_ENDPOINT,
-    S3_FORCE_PATH_STYLE: shape.S3_FORCE_PATH_STYLE,
-    LOG_LEVEL: shape.LOG_LEVEL,
-  })
-  .safeParse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')));
+const storageEnv = ZStorageSettingsSchema.extend({
+  LOG_LEVEL: ZEnvSchema.shape.LOG_LEVEL,
+}).safeParse(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')));
 if (!storageEnv.success) {
   console.error(`Invalid storage configuration: ${z.prettifyError(storageEnv.error)}`);
   process.exit(1);

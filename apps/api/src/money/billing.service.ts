@@ -5,6 +5,7 @@ import {
   type BillingHistoryResponse,
   type PaymentIntentDetails,
   type ReceiptResponse,
+  type PlanType,
 } from '@studioshot/contracts';
 import {
   findCreditPackage,
@@ -13,7 +14,6 @@ import {
   GENERATION_ORDER,
   planLabelOf,
   trainingPackById,
-  type PlanType,
 } from '@studioshot/pricing';
 import { AppError } from '../errors.js';
 import type { Logger } from '@studioshot/observability';

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@studioshot/contracts';
+import { MESSAGES, type PlanType } from '@studioshot/contracts';
 import type { PaymentKind } from '@studioshot/db';
 import {
   anchoredPeriodEnd,
@@ -11,7 +11,6 @@ import {
   trainingPackById,
   type BillingCycle,
   type PaidPlan,
-  type PlanType,
 } from '@studioshot/pricing';
 import type Stripe from 'stripe';
 import { AppError } from '../errors.js';

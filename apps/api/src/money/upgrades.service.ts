@@ -1,4 +1,4 @@
-import { MESSAGES, type UpgradeProration } from '@studioshot/contracts';
+import { MESSAGES, type UpgradeProration, type PlanType } from '@studioshot/contracts';
 import type { PaymentProration } from '@studioshot/db';
 import {
   creditMonthOf,
@@ -9,7 +9,6 @@ import {
   tierRank,
   type PaidPlan,
   type Plan,
-  type PlanType,
 } from '@studioshot/pricing';
 import type { Kysely } from 'kysely';
 import type { Database } from '@studioshot/db';

@@ -1,3 +1,4 @@
+import type { TaskStatus, TaskType } from '@studioshot/contracts';
 import {
   deleteModelRow,
   selectModels,
@@ -6,8 +7,6 @@ import {
   type Database,
   type Db,
   type EngineKindName,
-  type TaskStatus,
-  type TaskType,
 } from '@studioshot/db';
 import { sql, type Kysely } from 'kysely';
 

@@ -9,10 +9,9 @@ import {
   type EngineKindName,
   type GenerationItem,
   type TaskPriority,
-  type TaskType,
 } from '@studioshot/db';
 import { sql, type Selectable } from 'kysely';
-import type { PlanType } from '@studioshot/pricing';
+import type { PlanType, TaskType } from '@studioshot/contracts';
 import { randomUUID } from 'node:crypto';
 
 export type GeneratedImageRow = Selectable<Database['generated_images']>;

@@ -1,10 +1,5 @@
-import {
-  endTask,
-  type Database,
-  type Db,
-  type EngineKindName,
-  type TaskType,
-} from '@studioshot/db';
+import type { TaskType } from '@studioshot/contracts';
+import { endTask, type Database, type Db, type EngineKindName } from '@studioshot/db';
 import { sql, type Selectable } from 'kysely';
 
 export type Task = Selectable<Database['tasks']>;

@@ -1,10 +1,10 @@
+import type { TaskStatus } from '@studioshot/contracts';
 import {
   insertModel,
   selectModels,
   type Db,
   type EngineKindName,
   type TaskPriority,
-  type TaskStatus,
 } from '@studioshot/db';
 import { sql } from 'kysely';
 

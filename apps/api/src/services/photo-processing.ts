@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pLimit, { type LimitFunction } from 'p-limit';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { AppError } from '../errors.js';
 import type { Storage, StoredObject } from '@studioshot/storage';
@@ -218,27 +219,6 @@ export function bufferedDecodeBytes(meta: Metadata): number {
   return 0;
 }
 
-/** A counting semaphore: at most `max` photos in flight, the rest queue in arrival order. */
-class Gate {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  get size(): number {
-    return this.active;
-  }
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active -= 1;
-    }
-  }
-}
-
 export class PhotoProcessingService {
   readonly limits: PhotoLimits;
   private readonly maxDimension: number;
@@ -246,7 +226,8 @@ export class PhotoProcessingService {
   private readonly thumbnailSize: number;
   private readonly thumbnailQuality: number;
   private readonly tmpDir: string;
-  private readonly gate: Gate;
+  /** At most maxConcurrent photos in the pipeline at once; the rest wait their turn in order. */
+  private readonly limit: LimitFunction;
 
   constructor(options: PhotoProcessingOptions = {}) {
     configureSharp();
@@ -261,12 +242,12 @@ export class PhotoProcessingService {
     this.thumbnailSize = options.thumbnailSize ?? 256;
     this.thumbnailQuality = options.thumbnailQuality ?? 80;
     this.tmpDir = options.tmpDir ?? tmpdir();
-    this.gate = new Gate(options.maxConcurrent ?? 2);
+    this.limit = pLimit(options.maxConcurrent ?? 2);
   }
 
   /** Photos being processed right now (the rest of the callers are waiting their turn). */
   get activeJobs(): number {
-    return this.gate.size;
+    return this.limit.activeCount;
   }
 
   /**
@@ -327,7 +308,7 @@ export class PhotoProcessingService {
    * call `cleanup()` (or use `processToStorage`, which does); on failure nothing is left behind.
    */
   async process(filePath: string): Promise<ProcessedPhoto> {
-    return this.gate.run(async () => {
+    return this.limit(async () => {
       const inspection = await this.inspect(filePath);
       const workDir = await mkdtemp(path.join(this.tmpDir, 'studioshot-photo-'));
       const cleanup = () => rm(workDir, { recursive: true, force: true });

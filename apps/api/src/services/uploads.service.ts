@@ -23,17 +23,27 @@ import type {
 import type { UsersRepository } from '../repositories/users.repository.js';
 import { photoKeys, type Storage } from '@studioshot/storage';
 import type { ImageTokens } from './image-tokens.js';
-import type { ProcessedPhoto as PipelinePhoto } from './photo-processing.js';
+import type { ProcessedPhoto } from './photo-processing.js';
 
 const SESSION_TTL_MS = 2 * 60 * 60 * 1000;
 
-/** What the upload flow needs of the photo pipeline's answer. */
-export type ProcessedPhoto = Pick<
-  PipelinePhoto,
-  'mimeType' | 'extension' | 'width' | 'height' | 'sizeBytes' | 'contentHash' | 'files' | 'cleanup'
->;
 export interface PhotoPipeline {
-  process(uploadedPath: string): Promise<ProcessedPhoto>;
+  /** The photo processed: of its answer the upload flow reads these. */
+  process(
+    uploadedPath: string,
+  ): Promise<
+    Pick<
+      ProcessedPhoto,
+      | 'mimeType'
+      | 'extension'
+      | 'width'
+      | 'height'
+      | 'sizeBytes'
+      | 'contentHash'
+      | 'files'
+      | 'cleanup'
+    >
+  >;
 }
 
 /** When a completion that found checks still running is worth trying again. */

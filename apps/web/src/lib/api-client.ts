@@ -1,5 +1,6 @@
 import { SESSION_MESSAGES } from '@studioshot/contracts/session-messages';
 import { STORAGE_KEYS, type KeyValueStorage } from './storage';
+import { isRecord } from './is-record';
 
 /** Default request timeout (api spec, section 9). */
 export const API_TIMEOUT_MS = 10_000;
@@ -123,10 +124,6 @@ interface Exchange {
   status: number;
   ok: boolean;
   body: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function toApiError(exchange: Exchange): ApiError {

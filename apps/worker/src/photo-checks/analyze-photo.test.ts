@@ -12,13 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPhotoAnalyzer, PhotoUnreadableError, type PhotoAnalyzer } from './analyze-photo.js';
 import { checkPhotoSet, euclideanDistance, PHOTO_ADVICE } from './check-photo-set.js';
 import { MIN_FACE_SHARPNESS, SAME_PERSON_MAX_DISTANCE } from './thresholds.js';
-import {
-  ZPhotoAnalysisSchema,
-  type FaceBox,
-  type PhotoAnalysis,
-  type PhotoCheckId,
-  type PhotoVerdict,
-} from './types.js';
+import type { PhotoCheckId, PhotoVerdict } from '@studioshot/contracts';
+import { ZPhotoAnalysisSchema, type FaceBox, type PhotoAnalysis } from './types.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 

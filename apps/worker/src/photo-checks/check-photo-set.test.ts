@@ -12,14 +12,12 @@ import {
   MIN_PHOTO_SIDE_PX,
   SAME_PERSON_MAX_DISTANCE,
 } from './thresholds.js';
+import { PHOTO_CHECK_IDS, type PhotoCheckId, type PhotoVerdict } from '@studioshot/contracts';
 import {
   PHOTO_ANALYSIS_VERSION,
-  PHOTO_CHECK_IDS,
   ZPhotoAnalysisSchema,
   type FaceBox,
   type PhotoAnalysis,
-  type PhotoCheckId,
-  type PhotoVerdict,
 } from './types.js';
 
 /** Deterministic pseudo-random numbers (mulberry32), so synthetic descriptors are stable. */

@@ -13,8 +13,13 @@ import {
   SAME_PERSON_MIN_MATCH_FRACTION,
   SECONDARY_FACE_MIN_RELATIVE_HEIGHT,
 } from './thresholds.js';
-import { SAME_PERSON_ADVICE } from '@studioshot/contracts';
-import type { FaceBox, PhotoAnalysis, PhotoCheck, PhotoCheckId, PhotoVerdict } from './types.js';
+import {
+  SAME_PERSON_ADVICE,
+  type PhotoCheck,
+  type PhotoCheckId,
+  type PhotoVerdict,
+} from '@studioshot/contracts';
+import type { FaceBox, PhotoAnalysis } from './types.js';
 
 /** The plain-language advice shown under a photo for each failed check. */
 export const PHOTO_ADVICE: Record<PhotoCheckId, string> = {

@@ -39,33 +39,3 @@ export const ZPhotoAnalysisSchema = z.object({
   descriptor: z.array(z.number()).length(128).nullable(),
 });
 export type PhotoAnalysis = z.infer<typeof ZPhotoAnalysisSchema>;
-
-export const PHOTO_CHECK_IDS = [
-  'face_found',
-  'single_face',
-  'face_size',
-  'sharpness',
-  'resolution',
-  'same_person',
-] as const;
-export type PhotoCheckId = (typeof PHOTO_CHECK_IDS)[number];
-
-export interface PhotoCheck {
-  id: PhotoCheckId;
-  /**
-   * true: passed. false: failed, the photo is unusable. null: could not be judged (e.g. no face to
-   * measure, or too few photos to compare); it does not make the photo unusable on its own.
-   */
-  ok: boolean | null;
-  /** One short plain-language line for the UI, e.g. "Only one face" or "We found 2 faces". */
-  message: string;
-}
-
-export interface PhotoVerdict {
-  /** Counts toward the photos needed to train only when true. */
-  usable: boolean;
-  /** Always the six checks, in `PHOTO_CHECK_IDS` order. */
-  checks: PhotoCheck[];
-  /** What to do about each failed check, plain language, most important first. Empty when usable. */
-  advice: string[];
-}

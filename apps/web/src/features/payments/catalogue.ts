@@ -3,7 +3,7 @@
  * which charges only what is there), plus the labels the pages show.
  */
 export * from '@studioshot/pricing';
-import type { PlanType } from '@studioshot/pricing';
+import type { PlanType } from '@studioshot/contracts';
 
 const PLAN_LABELS: Record<PlanType, string> = {
   free: 'Free',

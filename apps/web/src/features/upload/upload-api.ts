@@ -15,6 +15,7 @@ import { ApiError, CLIENT_ERROR_CODES } from '../../lib/api-client';
 import { appStorage, STORAGE_KEYS, type KeyValueStorage } from '../../lib/storage';
 import { UPLOAD_TIMEOUT_MS } from './constants';
 import { sendMultipart, type MultipartRequest, type RawAnswer } from './transport';
+import { isRecord } from '../../lib/is-record';
 
 export type { UploadedPhoto, UploadSessionStatus };
 
@@ -86,10 +87,6 @@ export async function updateProfile(changes: {
     schema: ZUserSchema,
     invalid: MESSAGES.profileUpdateFailed,
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function answerError(answer: RawAnswer): ApiError {

@@ -1,1 +1,0 @@
-export type PlanType = 'free' | 'starter' | 'professional' | 'premium';
