@@ -33,6 +33,11 @@ const STORAGE_FIELDS = [
   'S3_FORCE_PATH_STYLE',
 ];
 
+/** An icon component: the web app draws them in components/icons.tsx. */
+const ICON = /\bfunction\s+\w+Icon\s*\(/;
+/** A retry rule of a query (not `retry: false` or a count): the query client's alone. */
+const RETRY_RULE = /\bretry:\s*(\(|function\b|\w+\s*=>)/;
+
 /** A hand-written counting semaphore: bounded concurrency is p-limit's. */
 const HAND_MADE_LIMITER = /\bclass\s+\w*(Gate|Semaphore|Limiter)\b/;
 
@@ -86,6 +91,18 @@ describe('one definition per shared name', () => {
     ]);
   });
 
+  it("the web app's icons are drawn in one module", () => {
+    const web = sources.filter((s) => s.path.startsWith('apps/web/src/') && ICON.test(s.text));
+    expect(web.map((s) => s.path)).toEqual(['apps/web/src/components/icons.tsx']);
+  });
+
+  it("the web app's retry rule is written once, in its query client", () => {
+    const web = sources.filter(
+      (s) => s.path.startsWith('apps/web/src/') && RETRY_RULE.test(s.text),
+    );
+    expect(web.map((s) => s.path)).toEqual(['apps/web/src/lib/query-client.ts']);
+  });
+
   it('no source writes its own concurrency limiter', () => {
     expect(sources.filter((s) => HAND_MADE_LIMITER.test(s.text)).map((s) => s.path)).toEqual([]);
   });
@@ -106,6 +123,9 @@ describe('one definition per shared name', () => {
       schemaFieldFiles('S3_BUCKET', planted('const env = z.object({ S3_BUCKET: z.string() });')),
     ).toEqual(['packages/contracts/src/storage-settings.ts', 'apps/web/src/planted.ts']);
     expect(HAND_MADE_LIMITER.test('class Gate {\n  private active = 0;\n}')).toBe(true);
+    expect(ICON.test('export function LockIcon({ className }: Props) {')).toBe(true);
+    expect(RETRY_RULE.test('    retry: (failures, error) => failures < 2,')).toBe(true);
+    expect(RETRY_RULE.test('    retry: false,')).toBe(false);
     // A use is not a declaration.
     expect(
       declaringFiles('PlanType', planted("import type { PlanType } from '@studioshot/contracts';")),

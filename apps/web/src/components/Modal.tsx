@@ -1,12 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-
-function CloseIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="currentColor">
-      <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
-    </svg>
-  );
-}
+import { CloseIcon } from './icons';
 
 /**
  * Focus goes back to what opened the dialog; when that control is gone or now disabled (a

@@ -1,4 +1,7 @@
-/** Line icons shared by every page; decorative, so hidden from assistive technology. */
+/**
+ * The app's icons, every one of them: line icons drawn with STROKE and a few filled ones.
+ * Decorative, so hidden from assistive technology.
+ */
 const STROKE = {
   fill: 'none',
   stroke: 'currentColor',
@@ -88,6 +91,142 @@ export function ArrowRightIcon({ className = 'size-4' }: { className?: string })
   return (
     <svg aria-hidden="true" viewBox="0 0 24 24" className={className} {...STROKE} strokeWidth={2}>
       <path d="M5 12h14M13 6l6 6-6 6" />
+    </svg>
+  );
+}
+
+export function DownloadIcon({ className = 'size-4' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} {...STROKE} strokeWidth={2}>
+      <path d="M12 4v11M7.5 10.5 12 15l4.5-4.5M5 19.5h14" />
+    </svg>
+  );
+}
+
+export function HeartIcon({
+  className = 'size-5',
+  filled = false,
+}: {
+  className?: string;
+  filled?: boolean;
+}) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className={className}
+      {...STROKE}
+      fill={filled ? 'currentColor' : 'none'}
+    >
+      <path d="M12 20s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.3a4.3 4.3 0 0 1 7.5 2.5C19.5 15.4 12 20 12 20Z" />
+    </svg>
+  );
+}
+
+export function ImageOffIcon({ className = 'size-8' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} {...STROKE}>
+      <rect x="3" y="4" width="18" height="16" rx="2.5" />
+      <path d="m3 16 5-5 4 4M14 13l2-2 5 5M4 4l16 16" />
+    </svg>
+  );
+}
+
+export function ChevronLeftIcon({ className = 'size-5' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} {...STROKE} strokeWidth={2}>
+      <path d="m14.5 5.5-6.5 6.5 6.5 6.5" />
+    </svg>
+  );
+}
+
+export function ChevronRightIcon({ className = 'size-5' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} {...STROKE} strokeWidth={2}>
+      <path d="m9.5 5.5 6.5 6.5-6.5 6.5" />
+    </svg>
+  );
+}
+
+/** A filled tick, for lists of what a plan or pack includes. */
+export function SolidCheckIcon({ className = 'size-4' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className} fill="currentColor">
+      <path
+        fillRule="evenodd"
+        d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4l3.3 3.3 7.3-7.3a1 1 0 0 1 1.4 0Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}
+
+export function ArrowLeftIcon({ className = 'size-4' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className} fill="currentColor">
+      <path
+        fillRule="evenodd"
+        d="M9.7 4.3a1 1 0 0 1 0 1.4L6.4 9H16a1 1 0 1 1 0 2H6.4l3.3 3.3a1 1 0 0 1-1.4 1.4l-5-5a1 1 0 0 1 0-1.4l5-5a1 1 0 0 1 1.4 0Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}
+
+export function SuccessIcon({ className = 'size-12' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 48 48" className={className} fill="none">
+      <circle
+        cx="24"
+        cy="24"
+        r="22"
+        className="fill-emerald-50 stroke-emerald-600"
+        strokeWidth="2"
+      />
+      <path
+        d="m15 24.5 6 6 12-13"
+        className="stroke-emerald-700"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+export function LockIcon({ className = 'size-4' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className} fill="currentColor">
+      <path
+        fillRule="evenodd"
+        d="M10 1.5a4 4 0 0 0-4 4V8H5a2 2 0 0 0-2 2v6.5a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V10a2 2 0 0 0-2-2h-1V5.5a4 4 0 0 0-4-4ZM12 8V5.5a2 2 0 1 0-4 0V8h4Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  );
+}
+
+export function CloseIcon({ className = 'size-5' }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className} fill="currentColor">
+      <path d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
+    </svg>
+  );
+}
+
+/** The menu button's icon: three bars, or a cross while the menu is open. */
+export function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="size-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+    >
+      {open ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
     </svg>
   );
 }

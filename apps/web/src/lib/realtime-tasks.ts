@@ -6,8 +6,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from './api';
-import { ApiError } from './api-client';
-import { queryClient } from './query-client';
+import { isClientError, queryClient } from './query-client';
 import { realtime, useRealtimeState } from './realtime';
 
 /** The spec's queue task polling: every 5 s until a final status. */
@@ -26,9 +25,6 @@ export function fetchQueueTask(id: string, signal?: AbortSignal): Promise<QueueT
     schema: ZQueueTaskSchema,
   });
 }
-
-const isClientError = (error: unknown) =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 export interface TaskUpdates {
   /** The latest state of the task: from /ws while it is up, else from the 5 s poll. */
@@ -60,7 +56,6 @@ export function useTaskUpdates(taskId: string | null | undefined): TaskUpdates {
       const task = q.state.data;
       return task && isFinalTaskStatus(task.status) ? false : TASK_POLL_MS;
     },
-    retry: (failures, error) => !isClientError(error) && failures < 2,
   });
 
   useEffect(() => {

@@ -29,7 +29,6 @@ export function Component() {
     queryKey: ['admin', 'fleet'],
     queryFn: () => api.get('/api/v1/admin/fleet', { schema: ZFleetSchema }),
     refetchInterval: REFRESH_MS,
-    retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 2,
   });
 
   if (fleet.error instanceof ApiError && fleet.error.status === 404) return <NotFound />;

@@ -13,7 +13,7 @@ import {
 } from '../features/billing/billing-format';
 import { fetchReceipt, type ReceiptResponse } from '../features/payments/billing-api';
 import { formatDate, formatDollars, planLabel } from '../features/payments/catalogue';
-import { ArrowLeftIcon } from '../features/payments/icons';
+import { ArrowLeftIcon } from '../components/icons';
 import { ApiError, errorMessage } from '../lib/api-client';
 import { billingKeys } from '../features/billing/query-keys';
 

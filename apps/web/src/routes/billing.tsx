@@ -13,7 +13,7 @@ import {
 import { RefundRequest } from '../features/billing/RefundRequest';
 import { fetchBillingHistory, type BillingEntry } from '../features/payments/billing-api';
 import { formatDate, formatDollars } from '../features/payments/catalogue';
-import { ArrowLeftIcon } from '../features/payments/icons';
+import { ArrowLeftIcon } from '../components/icons';
 import { errorMessage } from '../lib/api-client';
 import { billingKeys } from '../features/billing/query-keys';
 

@@ -17,7 +17,7 @@ import {
 } from '../features/payments/catalogue';
 import { useProfile } from '../features/auth/use-profile';
 import { refreshProfile, usePricing } from '../features/payments/hooks';
-import { ArrowLeftIcon, CheckIcon } from '../features/payments/icons';
+import { ArrowLeftIcon, SolidCheckIcon } from '../components/icons';
 import { useIntentOnPay } from '../features/payments/intent-on-pay';
 import { Modal } from '../components/Modal';
 import {
@@ -143,7 +143,7 @@ function PackageCard({
           .filter((feature) => feature !== creditsWithHeadshots(pack.credits))
           .map((feature) => (
             <li key={feature} className="flex gap-2">
-              <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
+              <SolidCheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
               <span>{feature}</span>
             </li>
           ))}

@@ -23,9 +23,8 @@ import {
   type GeneratedImage,
 } from '../features/generation/generation-api';
 import { likenessLabel } from '../features/generation/HeadshotGrid';
-import { DownloadIcon, HeartIcon, ImageOffIcon } from '../features/generation/icons';
+import { ArrowLeftIcon, DownloadIcon, HeartIcon, ImageOffIcon } from '../components/icons';
 import { useImageDownloads } from '../features/generation/use-downloads';
-import { ArrowLeftIcon } from '../features/payments/icons';
 import { errorMessage } from '../lib/api-client';
 import { queryClient } from '../lib/query-client';
 import { toast } from '../lib/toast';

@@ -20,7 +20,7 @@ import { formatDollars } from '../features/payments/catalogue';
 import { useIntentOnPay } from '../features/payments/intent-on-pay';
 import { readSelectedPlan } from '../features/payments/client-storage';
 import { usePricing } from '../features/payments/hooks';
-import { ArrowLeftIcon, SuccessIcon } from '../features/payments/icons';
+import { ArrowLeftIcon, SuccessIcon } from '../components/icons';
 import { OrderSummary } from '../features/payments/OrderSummary';
 import {
   BILLING_PARAM,

@@ -18,7 +18,7 @@ import { storeSelectedPlan } from '../features/payments/client-storage';
 import { readPricingState, type PricingNavigationState } from '../features/payments/eligibility';
 import { useProfile } from '../features/auth/use-profile';
 import { usePricing } from '../features/payments/hooks';
-import { CheckIcon } from '../features/payments/icons';
+import { SolidCheckIcon } from '../components/icons';
 import {
   BILLING_PARAM,
   readBillingCycle,
@@ -169,7 +169,7 @@ function PlanCard({
       <ul className="mt-6 flex-1 space-y-2.5 text-sm text-stone-700">
         {plan.features.map((feature) => (
           <li key={feature} className="flex gap-2.5">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
+            <SolidCheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
             <span>{feature}</span>
           </li>
         ))}

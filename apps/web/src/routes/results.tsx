@@ -16,7 +16,7 @@ import { GenerationProgress } from '../features/generation/GenerationProgress';
 import { HeadshotGrid } from '../features/generation/HeadshotGrid';
 import { IncompleteSetNote, PromptNote } from '../features/generation/GenerationResults';
 import { refreshAfterGeneration, styleLabel, useStyles } from '../features/generation/hooks';
-import { DownloadIcon } from '../features/generation/icons';
+import { DownloadIcon } from '../components/icons';
 import { useImageDownloads } from '../features/generation/use-downloads';
 import { useGeneration } from '../features/generation/use-generation';
 import {

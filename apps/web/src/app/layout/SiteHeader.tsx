@@ -1,16 +1,9 @@
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type FocusEvent,
-  type ReactNode,
-} from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type FocusEvent } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useSession } from '../../features/auth/session-store';
 import { useGetStarted } from '../../features/home/use-get-started';
 import { holdToasts } from '../../lib/toast';
+import { MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/Logo';
 import { Spinner } from '../../components/PageState';
 import { Toaster, useCurrentToast } from '../../components/Toaster';
@@ -206,22 +199,6 @@ function CompactMenu() {
         </ul>
       )}
     </div>
-  );
-}
-
-function MenuIcon({ open }: { open: boolean }): ReactNode {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className="size-5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-    >
-      {open ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
-    </svg>
   );
 }
 

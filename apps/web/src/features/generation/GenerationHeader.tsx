@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { buttonClass } from '../../components/ui';
 import { bestName } from '../../lib/display-name';
 import { LOW_CREDIT_THRESHOLD } from '../payments/catalogue';
-import { ArrowLeftIcon } from '../payments/icons';
+import { ArrowLeftIcon } from '../../components/icons';
 import { CreditBanner } from './CreditBanner';
 import type { GenerationAccount } from './hooks';
 

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Spinner } from '../../components/PageState';
 import { buttonClass, cardClass } from '../../components/ui';
 import { imageSrc, type GeneratedImage } from './generation-api';
-import { DownloadIcon, ImageOffIcon } from './icons';
+import { DownloadIcon, ImageOffIcon } from '../../components/icons';
 
 /** "Best likeness", then the rank; and the likeness to the user's photos when it was measured. */
 export function rankLabel(image: Pick<GeneratedImage, 'position'>): string {

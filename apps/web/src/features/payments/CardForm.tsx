@@ -22,7 +22,7 @@ import {
   type CardField,
 } from './card';
 import { formatDollars } from './catalogue';
-import { LockIcon } from './icons';
+import { LockIcon } from '../../components/icons';
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

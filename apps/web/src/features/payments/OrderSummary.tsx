@@ -12,7 +12,7 @@ import {
   type BillingCycle,
   type Plan,
 } from './catalogue';
-import { CheckIcon } from './icons';
+import { SolidCheckIcon } from '../../components/icons';
 import type { PaymentOrder } from './payment-params';
 
 interface Summary {
@@ -215,7 +215,7 @@ export function OrderSummary({
       <ul className="mt-4 space-y-2 text-sm text-stone-700">
         {summary.lines.map((line) => (
           <li key={line} className="flex gap-2 break-words">
-            <CheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
+            <SolidCheckIcon className="mt-0.5 size-4 shrink-0 text-accent-600" />
             <span className="min-w-0">{line}</span>
           </li>
         ))}

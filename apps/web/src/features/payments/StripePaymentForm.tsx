@@ -14,7 +14,7 @@ import { errorMessage } from '../../lib/api-client';
 import { formatDollars } from './catalogue';
 import type { IntentRef } from './payments-api';
 import { waitForPaymentConfirmation } from './payment-confirmation';
-import { LockIcon } from './icons';
+import { LockIcon } from '../../components/icons';
 
 export interface StripePaymentFormProps {
   publishableKey: string;

@@ -77,8 +77,6 @@ export function useTrainingJob(id: string | null | undefined) {
     },
     refetchOnWindowFocus: 'always',
     staleTime: 0,
-    retry: (failures, error) =>
-      !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
   });
 }
 

@@ -1,6 +1,6 @@
 import { templateDescription, type Template } from '@studioshot/templates';
 import { useEffect, useRef, type CSSProperties, type PointerEvent } from 'react';
-import { ChevronLeftIcon, ChevronRightIcon } from './icons';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/icons';
 import { templateImage, visibleSlides } from './studio-logic';
 
 /** A horizontal drag at least this long (px) on the stage is a swipe. */
