@@ -64,7 +64,7 @@ export function revokePreview(url: string | null): void {
 }
 
 /**
- * The photos picked on this device (docs/spec/screens.md#4-upload): each pick is validated
+ * The photos picked on this device (docs/spec/screens.md#upload): each pick is validated
  * against the set's room (`uploaded` photos already in it) and optimised, and waits here until
  * it is sent. Refusals are listed beside the drop zone until dismissed.
  */

@@ -62,7 +62,7 @@ function usePhotosInFlight() {
 }
 
 /**
- * The upload page's flow (docs/spec/screens.md#4-upload), made of three parts: the photos picked
+ * The upload page's flow (docs/spec/screens.md#upload), made of three parts: the photos picked
  * on this device (usePhotoSelection), the run that sends them (useUploadRun) and the session they
  * go to (useUploadSession), whose checks are followed until the set is ready and which is then
  * completed for training.

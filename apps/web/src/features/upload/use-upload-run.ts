@@ -33,7 +33,7 @@ export interface UploadRunOptions {
 }
 
 /**
- * Sending the picked photos (docs/spec/screens.md#4-upload): into the open set, or a new one
+ * Sending the picked photos (docs/spec/screens.md#upload): into the open set, or a new one
  * created for them, one file at a time with retries; each photo the server takes joins the
  * session at once, and the page is asked before closing the tab while it runs.
  */
