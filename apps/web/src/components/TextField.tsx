@@ -56,6 +56,14 @@ export function TextField({
   );
 }
 
+/** A password input, its text shown while `visible` (a PasswordToggle beside it switches it). */
+export function PasswordField({
+  visible,
+  ...field
+}: Omit<TextFieldProps, 'type'> & { visible: boolean }) {
+  return <TextField {...field} type={visible ? 'text' : 'password'} />;
+}
+
 /** Toggles password visibility for the fields named in `controls`. */
 export function PasswordToggle({
   visible,

@@ -3,7 +3,7 @@ import { MESSAGES, type User } from '@studioshot/contracts';
 import { useId, useState, type ComponentProps } from 'react';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
-import { FormError, PasswordToggle, TextField } from '../../components/TextField';
+import { FormError, PasswordField, PasswordToggle, TextField } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { login, register } from './auth-api';
@@ -22,9 +22,25 @@ interface FormProps {
   onSuccess: (user: User) => void;
 }
 
-/** The e-mail field of both forms. */
-function EmailField(props: Omit<ComponentProps<typeof TextField>, 'label'>) {
-  return <TextField label="Email" type="email" autoComplete="email" inputMode="email" {...props} />;
+/** The e-mail field of both forms; each change is reported, so the other form starts with it. */
+function EmailField({
+  onEmailChange,
+  onChange,
+  ...props
+}: Omit<ComponentProps<typeof TextField>, 'label'> & { onEmailChange: (email: string) => void }) {
+  return (
+    <TextField
+      label="Email"
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      {...props}
+      onChange={(event) => {
+        onChange?.(event);
+        onEmailChange(event.target.value);
+      }}
+    />
+  );
 }
 
 export function SignInForm({
@@ -58,14 +74,11 @@ export function SignInForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5" aria-label="Sign in">
-      <EmailField
-        error={errors.email?.message}
-        {...field('email', { onChange: (e) => onEmailChange(String(e.target.value)) })}
-      />
-      <TextField
+      <EmailField error={errors.email?.message} onEmailChange={onEmailChange} {...field('email')} />
+      <PasswordField
         id={passwordId}
         label="Password"
-        type={showPassword ? 'text' : 'password'}
+        visible={showPassword}
         autoComplete="current-password"
         error={errors.password?.message}
         trailing={
@@ -139,24 +152,21 @@ export function SignUpForm({ defaultEmail, onEmailChange, onSubmitting, onSucces
         error={errors.fullName?.message}
         {...field('fullName')}
       />
-      <EmailField
-        error={errors.email?.message}
-        {...field('email', { onChange: (e) => onEmailChange(String(e.target.value)) })}
-      />
-      <TextField
+      <EmailField error={errors.email?.message} onEmailChange={onEmailChange} {...field('email')} />
+      <PasswordField
         id={passwordId}
         label="Password"
-        type={showPassword ? 'text' : 'password'}
+        visible={showPassword}
         autoComplete="new-password"
         hint="At least 6 characters."
         error={errors.password?.message}
         trailing={toggle}
         {...field('password')}
       />
-      <TextField
+      <PasswordField
         id={confirmId}
         label="Confirm password"
-        type={showPassword ? 'text' : 'password'}
+        visible={showPassword}
         autoComplete="new-password"
         error={errors.confirmPassword?.message}
         {...field('confirmPassword')}

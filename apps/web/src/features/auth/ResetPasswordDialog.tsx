@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '../../components/Modal';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
-import { FormError, PasswordToggle, TextField } from '../../components/TextField';
+import { FormError, PasswordField, PasswordToggle, TextField } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { requestPasswordReset, resetPassword } from './auth-api';
@@ -138,10 +138,10 @@ function NewPasswordStep({
         error={errors.resetToken?.message}
         {...register('resetToken')}
       />
-      <TextField
+      <PasswordField
         id={newId}
         label="New password"
-        type={showPassword ? 'text' : 'password'}
+        visible={showPassword}
         autoComplete="new-password"
         data-autofocus={defaultToken ? true : undefined}
         error={errors.newPassword?.message}
@@ -154,10 +154,10 @@ function NewPasswordStep({
         }
         {...register('newPassword')}
       />
-      <TextField
+      <PasswordField
         id={confirmId}
         label="Confirm new password"
-        type={showPassword ? 'text' : 'password'}
+        visible={showPassword}
         autoComplete="new-password"
         error={errors.confirmPassword?.message}
         {...register('confirmPassword')}

@@ -1,5 +1,8 @@
+import { MESSAGES, type User } from '@studioshot/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/api-client';
+import { queryClient } from '../../lib/query-client';
 import { fetchProfile } from './auth-api';
 import { authKeys } from './query-keys';
 import { replaceUser } from './session-store';
@@ -28,4 +31,30 @@ export function useProfile(options: ProfileOptions = {}) {
     if (profile.data) replaceUser(profile.data);
   }, [profile.data]);
   return profile;
+}
+
+/** A profile the server just answered with: every page shows it (the cache and the stored user). */
+export function showProfile(user: User): void {
+  queryClient.setQueryData(authKeys.profile(), user);
+  replaceUser(user);
+}
+
+/**
+ * Saving a change to the profile (a name, the style settings): `save` sends it and shows the
+ * answer everywhere, resolving to the new profile, or to null with `error` saying why not.
+ */
+export function useProfileSave() {
+  const [error, setError] = useState<string | null>(null);
+  const save = useCallback(async (change: () => Promise<User>): Promise<User | null> => {
+    setError(null);
+    try {
+      const user = await change();
+      showProfile(user);
+      return user;
+    } catch (failure) {
+      setError(errorMessage(failure, MESSAGES.profileUpdateFailed));
+      return null;
+    }
+  }, []);
+  return { error, save };
 }

@@ -2,10 +2,9 @@ import type { User } from '@studioshot/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
 import { fetchProfile } from '../auth/auth-api';
-import { replaceUser } from '../auth/session-store';
 import { fetchPricing, fetchSubscription } from './payments-api';
-import { authKeys } from '../auth/query-keys';
 import { paymentKeys } from './query-keys';
+import { showProfile } from '../auth/use-profile';
 
 /** The public catalogue; it changes with deployments only. */
 export function usePricing() {
@@ -20,8 +19,7 @@ export function usePricing() {
 export async function refreshProfile(): Promise<User | null> {
   try {
     const user = await fetchProfile();
-    queryClient.setQueryData(authKeys.profile(), user);
-    replaceUser(user);
+    showProfile(user);
     return user;
   } catch {
     // The purchase stands; the dashboard's own refresh catches up.

@@ -5,7 +5,7 @@ import { flushSync } from 'react-dom';
 import { useForm } from 'react-hook-form';
 import { useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { Spinner } from '../../components/PageState';
-import { FormError, PasswordToggle, TextField } from '../../components/TextField';
+import { FormError, PasswordField, PasswordToggle } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
@@ -107,10 +107,10 @@ export function DeleteAccountSection() {
         className="mt-6 space-y-4 border-t border-red-100 pt-5"
         aria-label="Delete account"
       >
-        <TextField
+        <PasswordField
           id={passwordId}
           label="Your password, to confirm"
-          type={visible ? 'text' : 'password'}
+          visible={visible}
           autoComplete="current-password"
           error={errors.password?.message}
           trailing={

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
-import { FormError, PasswordToggle, TextField } from '../../components/TextField';
+import { FormError, PasswordField, PasswordToggle } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
 import { queryClient } from '../../lib/query-client';
@@ -41,17 +41,16 @@ export function PasswordSection() {
     }
   });
 
-  const type = visible ? 'text' : 'password';
   return (
     <SettingsSection
       title="Password"
       description="Changing it signs out every other device; this one stays signed in."
     >
       <form onSubmit={submit} noValidate className="space-y-4" aria-label="Change password">
-        <TextField
+        <PasswordField
           id={currentId}
           label="Current password"
-          type={type}
+          visible={visible}
           autoComplete="current-password"
           error={errors.currentPassword?.message}
           trailing={
@@ -64,19 +63,19 @@ export function PasswordSection() {
           {...field('currentPassword')}
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
+          <PasswordField
             id={newId}
             label="New password"
-            type={type}
+            visible={visible}
             autoComplete="new-password"
             hint="At least 6 characters"
             error={errors.newPassword?.message}
             {...field('newPassword')}
           />
-          <TextField
+          <PasswordField
             id={confirmId}
             label="Confirm new password"
-            type={type}
+            visible={visible}
             autoComplete="new-password"
             error={errors.confirmPassword?.message}
             {...field('confirmPassword')}

@@ -1,20 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, type User } from '@studioshot/contracts';
+import type { User } from '@studioshot/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
 import { FormError, TextField } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
-import { errorMessage } from '../../lib/api-client';
-import { queryClient } from '../../lib/query-client';
-import { replaceUser } from '../auth/session-store';
 import { rename } from './settings-api';
 import { ZNameFormSchema, type NameForm } from './settings-schemas';
 import { Notice, SettingsSection } from './SettingsSection';
-import { authKeys } from '../auth/query-keys';
+import { useProfileSave } from '../auth/use-profile';
 
 export function ProfileSection({ user }: { user: User }) {
-  const [serverError, setServerError] = useState<string | null>(null);
+  const profile = useProfileSave();
   const [saved, setSaved] = useState<string | null>(null);
   const {
     register: field,
@@ -27,17 +24,11 @@ export function ProfileSection({ user }: { user: User }) {
   });
 
   const submit = handleSubmit(async ({ name }) => {
-    setServerError(null);
     setSaved(null);
-    try {
-      const updated = await rename(name);
-      queryClient.setQueryData(authKeys.profile(), updated);
-      replaceUser(updated);
-      reset({ name: updated.name });
-      setSaved('Name saved');
-    } catch (error) {
-      setServerError(errorMessage(error, MESSAGES.profileUpdateFailed));
-    }
+    const updated = await profile.save(() => rename(name));
+    if (!updated) return;
+    reset({ name: updated.name });
+    setSaved('Name saved');
   });
 
   return (
@@ -53,7 +44,7 @@ export function ProfileSection({ user }: { user: User }) {
           <p className="text-sm font-medium text-stone-800">Email</p>
           <p className="mt-1 break-all text-stone-700">{user.email}</p>
         </div>
-        <FormError message={serverError} />
+        <FormError message={profile.error} />
         <div className="flex flex-wrap items-center gap-4">
           <button
             type="submit"

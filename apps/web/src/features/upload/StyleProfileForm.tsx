@@ -1,13 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, type User } from '@studioshot/contracts';
-import { useId, useState, type ReactNode } from 'react';
+import type { User } from '@studioshot/contracts';
+import { useId, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Spinner } from '../../components/PageState';
 import { FormError, TextField } from '../../components/TextField';
 import { buttonClass } from '../../components/ui';
-import { errorMessage } from '../../lib/api-client';
-import { queryClient } from '../../lib/query-client';
-import { replaceUser } from '../auth/session-store';
 import { MAX_AGE, MIN_AGE } from './constants';
 import {
   ZProfileSetupFormSchema,
@@ -15,7 +12,7 @@ import {
   type ProfileSetupValues,
 } from './profile-setup-schema';
 import { updateProfile } from './upload-api';
-import { authKeys } from '../auth/query-keys';
+import { useProfileSave } from '../auth/use-profile';
 
 const GENDERS = [
   { value: 'female', label: 'Female' },
@@ -41,7 +38,7 @@ export function StyleProfileForm({
   /** Marks the first choice for the modal's initial focus. */
   autoFocus?: boolean;
 }) {
-  const [serverError, setServerError] = useState<string | null>(null);
+  const profile = useProfileSave();
   const genderErrorId = useId();
   const {
     register,
@@ -58,19 +55,15 @@ export function StyleProfileForm({
   });
 
   const submit = handleSubmit(async (values) => {
-    setServerError(null);
-    try {
-      const user = await updateProfile({ gender: values.gender, age: values.age });
-      queryClient.setQueryData(authKeys.profile(), user);
-      replaceUser(user);
-      reset({
-        gender: user.gender === 'male' || user.gender === 'female' ? user.gender : undefined,
-        age: user.age ? String(user.age) : '',
-      });
-      onSaved(user);
-    } catch (error) {
-      setServerError(errorMessage(error, MESSAGES.profileUpdateFailed));
-    }
+    const user = await profile.save(() =>
+      updateProfile({ gender: values.gender, age: values.age }),
+    );
+    if (!user) return;
+    reset({
+      gender: user.gender === 'male' || user.gender === 'female' ? user.gender : undefined,
+      age: user.age ? String(user.age) : '',
+    });
+    onSaved(user);
   });
 
   return (
@@ -112,7 +105,7 @@ export function StyleProfileForm({
         error={errors.age?.message}
         {...register('age')}
       />
-      <FormError message={serverError} />
+      <FormError message={profile.error} />
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         {secondary}
         <button type="submit" disabled={isSubmitting} className={buttonClass('primary')}>
