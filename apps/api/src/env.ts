@@ -5,9 +5,9 @@ import {
   PRODUCTION_GENERATION_WAIT_MS,
   PRODUCTION_RATE_LIMITS,
   productionRefusal,
-  STORAGE_SETTINGS,
   type SocialProof,
 } from '@studioshot/contracts';
+import { STORAGE_SETTINGS } from '@studioshot/contracts/storage-settings';
 import { ALWAYS_ON_COST } from '@studioshot/pricing';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ENGINE_KINDS, productionRefusal, STORAGE_SETTINGS } from '@studioshot/contracts';
+import { ENGINE_KINDS, productionRefusal } from '@studioshot/contracts';
+import { STORAGE_SETTINGS } from '@studioshot/contracts/storage-settings';
 import { z } from 'zod';
 import { availableCpus } from './cpu-quota.js';
 

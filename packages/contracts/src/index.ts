@@ -22,4 +22,3 @@ export * from './custom-prompt.js';
 export * from './studio-prompt.js';
 export * from './scheduled-jobs.js';
 export * from './admin.js';
-export * from './storage-settings.js';

@@ -5,7 +5,8 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 
 /**
  * Where photos and images are kept: the settings the API and the worker both read (and the
- * migrate CLI before the rest of the API's configuration), one definition for all three.
+ * migrate CLI before the rest of the API's configuration), one definition for all three. Not in
+ * the package's index: the web app has no use for them.
  */
 export const STORAGE_SETTINGS = {
   /** A local directory (default) or an S3 bucket. */

@@ -1,4 +1,4 @@
-import type { StorageSettings } from '@studioshot/contracts';
+import type { StorageSettings } from '@studioshot/contracts/storage-settings';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

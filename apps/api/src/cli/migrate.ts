@@ -1,4 +1,4 @@
-import { ZStorageSettingsSchema } from '@studioshot/contracts';
+import { ZStorageSettingsSchema } from '@studioshot/contracts/storage-settings';
 import { createDb, migrateToLatest } from '@studioshot/db';
 import { createStorage } from '@studioshot/storage';
 import { pino } from 'pino';

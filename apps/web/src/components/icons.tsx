@@ -213,20 +213,3 @@ export function CloseIcon({ className = 'size-5' }: { className?: string }) {
     </svg>
   );
 }
-
-/** The menu button's icon: three bars, or a cross while the menu is open. */
-export function MenuIcon({ open }: { open: boolean }) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className="size-5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-    >
-      {open ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
-    </svg>
-  );
-}

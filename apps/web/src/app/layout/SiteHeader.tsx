@@ -3,7 +3,6 @@ import { NavLink, useLocation } from 'react-router';
 import { useSession } from '../../features/auth/session-store';
 import { useGetStarted } from '../../features/home/use-get-started';
 import { holdToasts } from '../../lib/toast';
-import { MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/Logo';
 import { Spinner } from '../../components/PageState';
 import { Toaster, useCurrentToast } from '../../components/Toaster';
@@ -199,6 +198,27 @@ function CompactMenu() {
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * The menu button's glyph: three bars, or a cross while the menu is open. Drawn here rather than
+ * in components/icons.tsx: the header is on every page's first load, and importing that module
+ * would bring every icon of the app into it.
+ */
+function MenuIcon({ open }: { open: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="size-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+    >
+      {open ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+    </svg>
   );
 }
 
