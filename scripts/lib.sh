@@ -273,13 +273,23 @@ ensure_s3_test_server() {
     echo "$stamp" >"$venv/.stamp"
   fi
   local url="http://127.0.0.1:$port"
+  # As S3 does, the server answers a page's cross-origin requests only as the bucket's CORS rule
+  # says (moto's default allows every origin), so a browser test sees a bucket without the rule.
+  local settings="MOTO_DISABLE_GLOBAL_CORS=true"
   s3_test_up() { "$venv/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' "$url/moto-api/" >/dev/null 2>&1; }
-  # Reuse only our own server (its pid file is alive); anything else on the port is a conflict.
+  # Reuse only our own server (its pid file is alive), restarted if it was started with other
+  # settings; anything else on the port is a conflict.
+  if kill -0 "$(cat "$dir/server.pid" 2>/dev/null)" 2>/dev/null && s3_test_up &&
+    [ "$(cat "$dir/server.settings" 2>/dev/null)" != "$settings" ]; then
+    log "restarting the S3 test server with $settings"
+    stop_pid_file "$dir/server.pid"
+  fi
   if ! { kill -0 "$(cat "$dir/server.pid" 2>/dev/null)" 2>/dev/null && s3_test_up; }; then
     port_free "$port" || die "port $port is taken by another program: stop it, or choose another port with STUDIOSHOT_S3_TEST_PORT"
     log "starting the S3 test server on 127.0.0.1:$port"
-    nohup "$venv/bin/moto_server" -H 127.0.0.1 -p "$port" >"$dir/server.log" 2>&1 </dev/null &
+    env "$settings" nohup "$venv/bin/moto_server" -H 127.0.0.1 -p "$port" >"$dir/server.log" 2>&1 </dev/null &
     echo $! >"$dir/server.pid"
+    echo "$settings" >"$dir/server.settings"
     for _ in $(seq 100); do s3_test_up && break; sleep 0.1; done
     s3_test_up || die "the S3 test server did not start; see .local/s3-test/server.log"
     STARTED_SERVICES+=(s3-test)
