@@ -1,7 +1,10 @@
 // The Content-Security-Policy the API sends with every answer (the web app's pages included):
 // Stripe's origins only when Stripe takes the cards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRIPE_CSP_SOURCES } from '../src/middleware/security-headers.js';
+import {
+  contentSecurityDirectives,
+  STRIPE_CSP_SOURCES,
+} from '../src/middleware/security-headers.js';
 import { createTestApp, type TestApp } from './helpers.js';
 import { PUBLISHABLE_KEY, SECRET_KEY, WEBHOOK_SECRET } from './stripe-helpers.js';
 
@@ -44,6 +47,15 @@ describe('Content-Security-Policy', () => {
     expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
     expect(policy.has('frame-src')).toBe(false);
     expect([...policy.values()].flat().some((source) => source.includes('stripe'))).toBe(false);
+    expect(policy.get('upgrade-insecure-requests')).toEqual([]);
+  });
+
+  it('a bucket on plain http turns off the upgrade of insecure requests; one on https keeps it', () => {
+    const http = contentSecurityDirectives('test', 'http://127.0.0.1:9000');
+    expect(http['upgrade-insecure-requests']).toBeNull();
+    expect(http['img-src']).toContain('http://127.0.0.1:9000');
+    const https = contentSecurityDirectives('test', 'https://shots.s3.us-east-1.amazonaws.com');
+    expect('upgrade-insecure-requests' in https).toBe(false);
   });
 
   it("Stripe mode: Stripe.js, its frames and its API allowed, as Stripe's guide lists them", async () => {

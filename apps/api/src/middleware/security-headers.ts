@@ -14,12 +14,15 @@ export const STRIPE_CSP_SOURCES = {
   'connect-src': ['https://api.stripe.com', 'https://maps.googleapis.com'],
 } as const;
 
-type Directives = Record<string, string[]>;
+/** Directive name -> sources; null turns off one of helmet's default directives. */
+type Directives = Record<string, string[] | null>;
 
 /**
  * Our directives on top of helmet's defaults; Stripe's origins only when Stripe takes the cards;
  * the storage's download origin (S3: images are redirected to the bucket) for showing images and
- * for the download, which fetches them.
+ * for the download, which fetches them. A bucket on plain http (an S3-compatible server without
+ * TLS) turns off the upgrade of insecure requests: the browser would follow the redirect over
+ * https, where that server does not answer.
  */
 export function contentSecurityDirectives(
   paymentProvider: 'test' | 'stripe',
@@ -30,6 +33,7 @@ export function contentSecurityDirectives(
     'img-src': ["'self'", 'data:', 'blob:', ...storage],
     'connect-src': ["'self'", ...storage],
   };
+  if (downloadOrigin?.startsWith('http:')) directives['upgrade-insecure-requests'] = null;
   if (paymentProvider === 'stripe') {
     // Each of these is 'self' otherwise (helmet's script-src, our connect-src, and default-src
     // for frames): Stripe's origins are added to it.
