@@ -1,3 +1,5 @@
+// First: it configures zod before any module parses with it.
+import './lib/zod-config';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
