@@ -182,9 +182,10 @@ export interface Product {
   stop(): Promise<void>;
 }
 
-export async function startProduct(): Promise<Product> {
+/** The product as `startApp` runs it, with `extraEnv` on top of its settings. */
+export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
   mkdirSync(SHOTS, { recursive: true });
-  const app = await startApp();
+  const app = await startApp(extraEnv);
   const browser = await launchBrowser();
   const db = createDb(app.databaseUrl, { max: 2 });
   return {

@@ -31,6 +31,8 @@ async function freePort(): Promise<number> {
 export interface RunningApp {
   baseUrl: string;
   databaseUrl: string;
+  /** The settings the API and the worker run with (for a command run with the same settings). */
+  env: Record<string, string>;
   /** The prefix of the product's BullMQ keys in Redis (REDIS_URL): its queues' prefix. */
   bullPrefix: string;
   /** The worker process: the engine processes it runs are its children. */
@@ -52,8 +54,8 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   const redisPrefix = `e2e:${database}:`;
   const storageDir = await mkdtemp(path.join(tmpdir(), 'e2e-storage-'));
   // The API and the worker share the database, Redis prefix and storage, as in production.
-  const env = {
-    ...process.env,
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
     NODE_ENV: 'test',
     PORT: String(port),
     DATABASE_URL: databaseUrl,
@@ -94,6 +96,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   return {
     baseUrl,
     databaseUrl,
+    env,
     // As the API and the worker name their queues' prefix (REDIS_PREFIX then "bull").
     bullPrefix: `${redisPrefix}bull`,
     workerPid: worker.pid!,
