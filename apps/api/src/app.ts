@@ -7,6 +7,7 @@ import type { Container } from './container.js';
 import { webOrigins } from './env.js';
 import { RouteTable, type ResponseCheck } from './http/declare.js';
 import { imageSender } from './http/send-image.js';
+import { inOneLayer } from './http/one-layer.js';
 import { freshProfileAfterWrites } from './middleware/fresh-profile.js';
 import { requireAdmin, requireAdminConsoleSession } from './middleware/admin.js';
 import { requireAuth } from './middleware/auth.js';
@@ -46,25 +47,28 @@ export function createApp(c: Container): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', c.env.TRUST_PROXY);
-  if (c.env.HTTP_METRICS) app.use(requestMetrics(c.metrics.httpDuration));
-
-  app.use(requestLog(c.logger, { quietPaths: ['/health', '/health/live'] }));
-  app.use(securityHeaders(c.env.PAYMENT_PROVIDER, c.storage.downloadOrigin));
-  app.use(freshProfileAfterWrites(c.userCache));
-  // Every route is declared once (http/declare.ts): its router serves it, the document says it.
   const auth = requireAuth(c.accessCheck);
   const routes = new RouteTable({
     requireAuth: auth,
     checkResponses: c.env.NODE_ENV === 'test' ? failOnMismatch : undefined,
   });
-  // The webhook reads its raw body: before the JSON parser.
-  const raw = routes.router();
-  paymentsWebhookRoute(raw, c.stripeIntake);
-  app.use(raw.express);
-  app.use(express.json({ limit: '64kb', strict: true }));
-  app.use(refuseNulCharacters);
+  // What every request passes through, as one layer (http/one-layer.ts), in this order: its
+  // timing, its id and log line, the security headers, the profile cache's refresh after writes.
+  app.use(
+    inOneLayer([
+      ...(c.env.HTTP_METRICS ? [requestMetrics(c.metrics.httpDuration)] : []),
+      requestLog(c.logger, { quietPaths: ['/health', '/health/live'] }),
+      securityHeaders(c.env.PAYMENT_PROVIDER, c.storage.downloadOrigin),
+      freshProfileAfterWrites(c.userCache),
+    ]),
+  );
+  // Every route is declared once (http/declare.ts) and served by the app itself, with no
+  // nested router to walk; the document says the same routes. The webhook reads its raw body:
+  // it comes before the JSON parser.
+  paymentsWebhookRoute(routes.router(app), c.stripeIntake);
+  app.use(inOneLayer([express.json({ limit: '64kb', strict: true }), refuseNulCharacters]));
 
-  const api = routes.router();
+  const api = routes.router(app);
   healthRoutes(api, c.health);
   docsRoutes(api, () => document);
   wsRoutes(api);
@@ -111,7 +115,6 @@ export function createApp(c: Container): Express {
     admins: c.adminAccess,
     fleet: c.fleet,
   });
-  app.use(api.express);
 
   // The queue console, for admins with a console session; 404 to everyone else.
   const consoleRouter = Router();

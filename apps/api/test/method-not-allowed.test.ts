@@ -35,6 +35,14 @@ it('lists HEAD with GET, and matches paths with parameters', async () => {
   expect(job.headers.allow).toContain('GET');
 });
 
+it('answers OPTIONS for a path the API serves with the methods it takes there', async () => {
+  const res = await t.request.options('/api/v1/users/profile');
+  expect(res.status).toBe(200);
+  expect(res.headers.allow?.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'PATCH']);
+  expect((await t.request.options('/api/v1/payments/webhook')).headers.allow).toBe('POST, OPTIONS');
+  expect((await t.request.options('/api/v1/nothing-here')).status).toBe(404);
+});
+
 it('still answers 404 for a path the API does not serve', async () => {
   const res = await t.request.put('/api/v1/nothing-here');
   expect(res.status).toBe(404);

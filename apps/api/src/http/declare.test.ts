@@ -30,7 +30,7 @@ function appWith(declare: (table: RouteTable) => void) {
   app.use(errorHandler);
   return { request: supertest(app), problems, table };
 }
-const routers: express.Router[] = [];
+const routers: express.IRouter[] = [];
 const router = (table: RouteTable) => {
   const api = table.router();
   routers.push(api.express);

@@ -24,7 +24,9 @@ function templateToRegExp(template: string): RegExp {
  * 405 Method Not Allowed, with `Allow`, for a request whose path is one the API serves but whose
  * method is not one it takes there (RFC 9110 15.5.6), instead of a 404 that says the address does
  * not exist. Mounted after every route, before the 404: `paths` is the OpenAPI document's, so the
- * answer lists exactly the methods the document declares for that path.
+ * answer lists exactly the methods the document declares for that path. An OPTIONS request for
+ * such a path is answered here too, 200 with the same `Allow` (as Express answers it for a router
+ * that has the path's routes, which the app's own routes would otherwise leave to the 404).
  */
 export function methodNotAllowed(paths: Record<string, object>): RequestHandler {
   const resources: Resource[] = Object.entries(paths).map(([template, item]) => {
@@ -34,13 +36,22 @@ export function methodNotAllowed(paths: Record<string, object>): RequestHandler 
     allowed.add('OPTIONS');
     return { pattern: templateToRegExp(template), allowed: [...allowed] };
   });
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const resource = resources.find(({ pattern }) => pattern.test(req.path));
-    if (!resource || resource.allowed.includes(req.method)) {
+    if (!resource) {
       next();
       return;
     }
     const allow = resource.allowed.join(', ');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', allow);
+      res.status(200).type('text/plain').send(allow);
+      return;
+    }
+    if (resource.allowed.includes(req.method)) {
+      next();
+      return;
+    }
     next(
       new AppError(
         'method_not_allowed',
