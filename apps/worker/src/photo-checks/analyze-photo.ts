@@ -1,6 +1,6 @@
 /**
  * The model-running half of the photo checks: decode a photo with sharp, find faces and describe the
- * main one with face-api (TensorFlow.js on its WASM backend, CPU only), measure sharpness.
+ * largest ones with face-api (TensorFlow.js on its WASM backend, CPU only), measure sharpness.
  *
  * Everything loads from node_modules: the WASM binaries ship in @tensorflow/tfjs-backend-wasm/dist,
  * the model weights in @vladmandic/face-api/model. Nothing is fetched at run time.
@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { laplacianVariance } from './sharpness.js';
 import {
   ANALYSIS_MAX_SIDE,
+  MAX_DESCRIBED_FACES,
   MAX_DETECTED_FACES,
   MIN_DETECTION_SCORE,
   SHARPNESS_SAMPLE_SIZE,
@@ -254,14 +255,25 @@ async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
     const main = detections[0];
     const mainFace = faces[0];
     if (!main || !mainFace) {
-      return base(photo, faces, { largestFaceRatio: null, sharpness: null, descriptor: null });
+      return base(photo, faces, {
+        largestFaceRatio: null,
+        sharpness: null,
+        descriptor: null,
+        otherFaceDescriptors: [],
+      });
     }
-    // Landmarks and the descriptor for the main face only: the other faces need no identity.
-    const descriptor = await describeFace(input, main);
+    // The largest faces are all described: the largest box may be a false one over the clothes,
+    // and the same-person check then finds the person's face among the others (check-photo-set.ts).
+    const descriptors: (number[] | null)[] = [];
+    for (const detection of detections.slice(0, MAX_DESCRIBED_FACES)) {
+      const descriptor = await describeFace(input, detection);
+      descriptors.push(descriptor ? Array.from(descriptor, (v) => round(v, 6)) : null);
+    }
     return base(photo, faces, {
       largestFaceRatio: round(mainFace.height / photo.height, 4),
       sharpness: round(await faceSharpness(photo, main.box), 1),
-      descriptor: descriptor ? Array.from(descriptor, (v) => round(v, 6)) : null,
+      descriptor: descriptors[0] ?? null,
+      otherFaceDescriptors: descriptors.slice(1),
     });
   } finally {
     input.dispose();
@@ -348,7 +360,10 @@ function centre(points: faceapi.Point[]): { x: number; y: number } {
 function base(
   photo: DecodedPhoto,
   faces: FaceBox[],
-  rest: Pick<PhotoAnalysis, 'largestFaceRatio' | 'sharpness' | 'descriptor'>,
+  rest: Pick<
+    PhotoAnalysis,
+    'largestFaceRatio' | 'sharpness' | 'descriptor' | 'otherFaceDescriptors'
+  >,
 ): PhotoAnalysis {
   return {
     version: PHOTO_ANALYSIS_VERSION,

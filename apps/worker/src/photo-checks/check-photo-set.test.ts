@@ -73,6 +73,7 @@ function analysis(over: Partial<PhotoAnalysis> = {}): PhotoAnalysis {
     largestFaceRatio: main ? main.height / height : null,
     sharpness: main ? 250 : null,
     descriptor: main ? alice() : null,
+    otherFaceDescriptors: [],
     ...over,
   };
 }
@@ -274,6 +275,71 @@ describe('checkPhotoSet: same person across the set', () => {
       false,
       false,
     ]);
+  });
+
+  it('judges a photo by its face that is the person when its largest box is not', () => {
+    // A false box over the clothes, bigger than the face, with a descriptor that is nobody's.
+    const clothes = person(3);
+    const edited = analysis({
+      faces: [face(600), face(200, { y: 20 })],
+      descriptor: clothes(),
+      otherFaceDescriptors: [alice()],
+    });
+    const set = [...Array.from({ length: 6 }, () => analysis({ descriptor: alice() })), edited];
+    const verdicts = checkPhotoSet(set);
+    expect(verdicts.map((v) => checkOf(v, 'same_person').ok)).toEqual(Array(7).fill(true));
+    expect(verdicts.every((v) => v.usable)).toBe(true);
+    // Judged by its largest box alone, as before, it was someone else.
+    const largestOnly = checkPhotoSet([
+      ...set.slice(0, 6),
+      { ...edited, otherFaceDescriptors: [] },
+    ]);
+    expect(checkOf(largestOnly[6], 'same_person').message).toBe('Matches 0 of your 6 other photos');
+  });
+
+  it('lets no stranger in through a second face that is not the person either', () => {
+    const clothes = person(3);
+    const alices = Array.from({ length: 6 }, () => analysis({ descriptor: alice() }));
+    const strangers = [
+      analysis({
+        faces: [face(600), face(200)],
+        descriptor: clothes(),
+        otherFaceDescriptors: [bob()],
+      }),
+      analysis({
+        faces: [face(300), face(120)],
+        descriptor: bob(),
+        otherFaceDescriptors: [clothes()],
+      }),
+      analysis({ faces: [face(300), face(120)], descriptor: bob(), otherFaceDescriptors: [null] }),
+    ];
+    for (const stranger of strangers) {
+      const verdicts = checkPhotoSet([...alices, stranger]);
+      expect(checkOf(verdicts[6], 'same_person')).toEqual({
+        id: 'same_person',
+        ok: false,
+        message: 'Matches 0 of your 6 other photos',
+      });
+      expect(verdicts.slice(0, 6).every((v) => v.usable)).toBe(true);
+    }
+  });
+
+  it('still counts a second person as big as the first, whoever of them matches', () => {
+    const group = analysis({
+      faces: [face(300), face(280)],
+      descriptor: bob(),
+      otherFaceDescriptors: [alice()],
+    });
+    const verdicts = checkPhotoSet([
+      ...Array.from({ length: 4 }, () => analysis({ descriptor: alice() })),
+      group,
+    ]);
+    expect(checkOf(verdicts[4], 'single_face')).toEqual({
+      id: 'single_face',
+      ok: false,
+      message: 'We found 2 faces',
+    });
+    expect(verdicts[4]?.usable).toBe(false);
   });
 
   it('leaves photos without a face out of the comparison', () => {

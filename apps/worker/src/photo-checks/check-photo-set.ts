@@ -102,29 +102,70 @@ function singlePhotoChecks(a: PhotoAnalysis): PhotoCheck[] {
   ];
 }
 
+/** Every descriptor a photo holds, the main face's first. */
+function describedFaces(a: PhotoAnalysis): number[][] {
+  return [a.descriptor, ...a.otherFaceDescriptors].filter((d): d is number[] => d !== null);
+}
+
+/**
+ * Which described face of each photo is the set's person: the one matching the most other photos
+ * (any of their described faces), the nearer on a tie. The largest box is usually the person, but
+ * on a mirrored, turned and cropped photo the detector can frame the clothes under the face as a
+ * bigger "face", whose descriptor matches nobody: judged by it, a genuine photo was called someone
+ * else's. A stranger's photo gains nothing: it holds no face of the person to choose (a photo
+ * that does, beside a second person as big, still fails single_face).
+ */
+function identityDescriptors(
+  analyses: readonly PhotoAnalysis[],
+  maxDistance: number,
+): (number[] | null)[] {
+  const described = analyses.map(describedFaces);
+  return described.map((mine, index) => {
+    if (mine.length <= 1) return mine[0] ?? null;
+    let best = { descriptor: mine[0]!, matches: -1, total: Infinity };
+    for (const descriptor of mine) {
+      let matches = 0;
+      let total = 0;
+      described.forEach((theirs, other) => {
+        if (other === index || theirs.length === 0) return;
+        const nearest = Math.min(...theirs.map((d) => euclideanDistance(descriptor, d)));
+        if (nearest < maxDistance) matches += 1;
+        total += nearest;
+      });
+      if (matches > best.matches || (matches === best.matches && total < best.total)) {
+        best = { descriptor, matches, total };
+      }
+    }
+    return best.descriptor;
+  });
+}
+
 /**
  * same_person for every photo: a majority vote against the set's single-face photos.
  * Photo i matches photo j when their descriptors are closer than SAME_PERSON_MAX_DISTANCE; it shows
  * the set's person when it matches at least SAME_PERSON_MIN_MATCH_FRACTION of the others. So one
  * stranger among photos of one person matches none of them and is flagged, while each genuine
  * photo matches all but the stranger. A set split evenly between two people flags everyone, which
- * is the right answer: we cannot tell whose model it is.
+ * is the right answer: we cannot tell whose model it is. Each photo is represented by its face
+ * that is the person (identityDescriptors).
  */
 function samePersonChecks(analyses: readonly PhotoAnalysis[], maxDistance: number): PhotoCheck[] {
+  const identities = identityDescriptors(analyses, maxDistance);
   // The references: photos with exactly one person, whose descriptor is surely that person's, and
   // a trustworthy one: a face too small or too blurry to train on is also too small or blurry to
   // describe well, and a few such photos in a set would outvote the good ones (each good photo
   // then "matches" too few of the others). Such photos are still judged against the references.
-  const references = analyses.flatMap((a, index) =>
-    a.descriptor &&
-    significantFaces(a.faces).length === 1 &&
-    singlePhotoChecks(a).every((c) => c.id === 'resolution' || c.ok !== false)
-      ? [{ index, descriptor: a.descriptor }]
-      : [],
-  );
-  return analyses.map((a, index) => {
-    if (!a.descriptor) return check('same_person', null, 'No face to compare');
-    const descriptor = a.descriptor;
+  const references = analyses.flatMap((a, index) => {
+    const descriptor = identities[index];
+    return descriptor &&
+      significantFaces(a.faces).length === 1 &&
+      singlePhotoChecks(a).every((c) => c.id === 'resolution' || c.ok !== false)
+      ? [{ index, descriptor }]
+      : [];
+  });
+  return analyses.map((_, index) => {
+    const descriptor = identities[index];
+    if (!descriptor) return check('same_person', null, 'No face to compare');
     const others = references.filter((r) => r.index !== index);
     if (others.length < MIN_REFERENCE_PHOTOS) {
       return check('same_person', null, 'Not enough photos to compare yet');

@@ -14,6 +14,13 @@ export const MIN_DETECTION_SCORE = 0.5;
 /** At most this many faces are reported; more than one already fails, the rest is noise. */
 export const MAX_DETECTED_FACES = 10;
 
+/**
+ * Faces described (landmarks + descriptor), largest first: the person, a false box the detector
+ * sometimes puts over their clothes (bigger than the face), and one more. More is a group photo,
+ * which single_face already refuses, and each face described costs as much as the main one.
+ */
+export const MAX_DESCRIBED_FACES = 3;
+
 /** The main face is resampled to this square before measuring sharpness, so scores compare across photo sizes. */
 export const SHARPNESS_SAMPLE_SIZE = 128;
 

@@ -2,9 +2,12 @@ import { z } from 'zod';
 
 /**
  * Bump when the analysis changes meaning (model, scale, sharpness recipe): stored facts are then
- * stale. 2: the descriptor is of the levelled face and its mirror image (analyze-photo.ts).
+ * stale. 2: the descriptor is of the levelled face and its mirror image (analyze-photo.ts). 3: the
+ * faces after the largest are described too (`otherFaceDescriptors`).
  */
-export const PHOTO_ANALYSIS_VERSION = 2;
+export const PHOTO_ANALYSIS_VERSION = 3;
+
+const ZDescriptorSchema = z.array(z.number()).length(128);
 
 /** A detected face, in pixels of the photo as displayed (after EXIF orientation). */
 export const ZFaceBoxSchema = z.object({
@@ -36,6 +39,12 @@ export const ZPhotoAnalysisSchema = z.object({
    */
   sharpness: z.number().min(0).nullable(),
   /** 128-d face descriptor of the main face (euclidean space, same person < ~0.6); null without a face. */
-  descriptor: z.array(z.number()).length(128).nullable(),
+  descriptor: ZDescriptorSchema.nullable(),
+  /**
+   * Descriptors of `faces[1]`, `faces[2]`, … (at most MAX_DESCRIBED_FACES - 1 of them), null where
+   * that face's landmarks were not found. The largest box is not always the person: on a mirrored,
+   * turned and cropped photo the detector can frame the clothes below the face, bigger than the face.
+   */
+  otherFaceDescriptors: z.array(ZDescriptorSchema.nullable()),
 });
 export type PhotoAnalysis = z.infer<typeof ZPhotoAnalysisSchema>;
