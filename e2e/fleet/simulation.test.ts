@@ -1,6 +1,6 @@
 import { taskQueueName, QUEUES } from '@studioshot/contracts';
 import { afterAll, expect, it } from 'vitest';
-import { runSimulation, type SimulationReport } from './simulation.js';
+import { CHAOS_LATEST_SHARE, runSimulation, type SimulationReport } from './simulation.js';
 
 /**
  * The fleet simulation (simulation.ts): 2 APIs and 3 workers of the built apps, a few hundred
@@ -34,7 +34,7 @@ it('every task completes exactly once, credits add up, and KEDA reads the true q
   });
   const { fleet, trainings, generations } = report;
   console.log(
-    `fleet simulation: ${report.durationMs} ms, kills ${JSON.stringify(report.kills)}, drained ${JSON.stringify(report.drained)}`,
+    `fleet simulation: ${report.durationMs} ms, kills and drain ${JSON.stringify(report.chaos)}, drained ${JSON.stringify(report.drained)}`,
   );
 
   // Every task completed, each once: one row each, completed, and the work it left exactly once.
@@ -101,8 +101,16 @@ it('every task completes exactly once, credits add up, and KEDA reads the true q
     );
   }
 
-  // The workers were killed and drained as planned, and each drain ended cleanly.
-  expect(report.kills).toHaveLength(5);
+  // The workers were killed and drained as planned, each while work was left (by 80% of its
+  // part's tasks at the latest), and each drain ended cleanly.
+  expect(report.chaos.filter((event) => event.signal === 'SIGKILL')).toHaveLength(5);
+  expect(report.chaos.filter((event) => event.signal === 'SIGTERM')).toHaveLength(1);
+  for (const event of report.chaos) {
+    expect(event.threshold, JSON.stringify(event)).toBeLessThanOrEqual(
+      CHAOS_LATEST_SHARE * event.total,
+    );
+    expect(event.total - event.completed, JSON.stringify(event)).toBeGreaterThan(0);
+  }
   expect(report.drained).toHaveLength(4);
   for (const drained of report.drained) expect(drained.exit).toEqual({ code: 0, signal: null });
 

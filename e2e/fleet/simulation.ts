@@ -12,7 +12,6 @@ import {
   seededRandom,
   waitFor,
   type Account,
-  type AppProcess,
   type ScaledObjectTrigger,
 } from './fleet.js';
 
@@ -69,13 +68,33 @@ export interface SimulationReport {
   trainings: { taskId: string; userId: string; real: boolean }[];
   generations: { taskId: string; userId: string; images: number; real: boolean }[];
   uploads: number;
-  kills: { slot: number; at: number }[];
+  /** The SIGKILLs and the mid-run drain, each with the work it found left. */
+  chaos: ChaosEvent[];
   drained: { slot: number; exit: { code: number | null; signal: string | null } }[];
   readings: LoadReading[];
   triggers: ScaledObjectTrigger[];
 }
 
 type Counts = Record<string, number>;
+
+/**
+ * One kill or drain. `threshold` is the completed-task count it waited for, `completed` the count
+ * read just after the signal was sent, `total` the tasks of its part (submitted or still to be),
+ * so `total - completed` is the work it found left at least; `inFlight` of those were submitted.
+ */
+export interface ChaosEvent {
+  signal: NodeJS.Signals;
+  slot: number;
+  threshold: number;
+  completed: number;
+  total: number;
+  inFlight: number;
+}
+
+/** Each kill and the drain fire by this share of their part's tasks at the latest. */
+export const CHAOS_LATEST_SHARE = 0.8;
+/** Tasks past this share of the part wait for every kill and the drain to have fired. */
+const SUBMISSION_HOLD_SHARE = 0.9;
 
 /**
  * The load KEDA would read, compared exactly: BullMQ's counts of the trigger's queues (each read
@@ -134,7 +153,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     trainings: [],
     generations: [],
     uploads: 0,
-    kills: [],
+    chaos: [],
     drained: [],
     readings: [],
     triggers,
@@ -183,9 +202,19 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         .executeTakeFirstOrThrow();
       return Number(row.n);
     };
+    const notCompleted = async () => {
+      const row = await fleet.db
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('status', '!=', 'completed')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    let chaosFailure: Error | undefined;
     const untilDone = (tasks: number, photos: number, what: string) =>
       waitFor(
         async () => {
+          if (chaosFailure) throw chaosFailure;
           const failed = await fleet.db
             .selectFrom('tasks')
             .select(['id', 'task_type', 'status', 'error_message'])
@@ -198,28 +227,56 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         540_000,
       );
 
-    // Chaos: a worker is SIGKILLed once `completed` passes each threshold, and restarted at once.
-    const restart = async (slot: number, worker: AppProcess, signal: NodeJS.Signals) => {
-      worker.kill(signal);
-      const exit = await worker.exited;
-      if (signal === 'SIGTERM') report.drained.push({ slot, exit });
-      else report.kills.push({ slot, at: await completed() });
-      log(`${signal} ${worker.name} (${JSON.stringify(exit)}); restarting it`);
-      await fleet.startWorker(slot);
-    };
+    // Chaos: a worker is SIGKILLed (or drained) once `completed` passes each threshold, and
+    // restarted at once. Restarts run beside the next waits, so one slow engine start cannot push
+    // the later kills past the end of the work; a slot being restarted is not picked again.
+    const restarting = new Set<number>();
     let chaos: Promise<void> = Promise.resolve();
-    const chaosAt = (thresholds: { at: number; signal: NodeJS.Signals }[]) => {
+    let chaosFired: Promise<void> = Promise.resolve();
+    const chaosAt = (total: number, thresholds: { at: number; signal: NodeJS.Signals }[]) => {
+      let fired!: () => void;
+      chaosFired = new Promise((resolve) => (fired = resolve));
       chaos = (async () => {
+        const restarts: Promise<void>[] = [];
         for (const { at, signal } of thresholds.sort((a, b) => a.at - b.at)) {
           await waitFor(
             async () => ((await completed()) >= at ? true : undefined),
             `${at} tasks`,
             540_000,
           );
-          const slot = Math.floor(random() * WORKERS);
-          await restart(slot, fleet.workers[slot]!, signal);
+          const draw = random();
+          const slot = await waitFor(
+            async () => {
+              const up = [...Array(WORKERS).keys()].filter((s) => !restarting.has(s));
+              return up.length > 0 ? up[Math.floor(draw * up.length)] : undefined;
+            },
+            'a worker that is up',
+            120_000,
+          );
+          restarting.add(slot);
+          const worker = fleet.workers[slot]!;
+          worker.kill(signal);
+          // Read after the signal: work left then was left at the signal too.
+          const [done, pending] = await Promise.all([completed(), notCompleted()]);
+          const event = { signal, slot, threshold: at, completed: done, total, inFlight: pending };
+          report.chaos.push(event);
+          log(
+            `${signal} ${worker.name} at ${done} of ${total} tasks completed (threshold ${at}): ` +
+              `${total - done} left, ${pending} of them submitted; restarting it`,
+          );
+          restarts.push(
+            (async () => {
+              const exit = await worker.exited;
+              if (signal === 'SIGTERM') report.drained.push({ slot, exit });
+              await fleet.startWorker(slot);
+              restarting.delete(slot);
+            })(),
+          );
         }
+        fired();
+        await Promise.all(restarts);
       })();
+      chaos.catch((error: Error) => (chaosFailure = error));
     };
 
     // The queue load, read as KEDA reads it, all along.
@@ -241,7 +298,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     // Part one: real studio work for every type.
     const templates = [TEMPLATES[0]!.id, TEMPLATES[1]!.id];
     const realModels: { modelId: string; account: Account }[] = [];
-    chaosAt([{ at: Math.ceil(options.real / 2), signal: 'SIGKILL' }]);
+    chaosAt(options.real, [{ at: Math.ceil(options.real / 2), signal: 'SIGKILL' }]);
     await Promise.all(
       [...Array(options.real).keys()].map(async (i) => {
         const account = accounts[i % accounts.length]!;
@@ -331,16 +388,30 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     );
     const base = 3 * options.real;
     const total = base + 3 * options.bulk;
-    const span = total - base;
-    chaosAt([
-      ...[...Array(options.kills).keys()].map(() => ({
-        at: base + Math.floor(span * (0.05 + 0.8 * random())),
-        signal: 'SIGKILL' as const,
+    // The kills and the drain, one in each equal stretch from 5% into the bulk part to 80% of
+    // all tasks, at a seeded random point of it; the drain takes a seeded random stretch.
+    const events = options.kills + 1;
+    const earliest = base + Math.ceil(0.05 * (total - base));
+    const latest = Math.floor(CHAOS_LATEST_SHARE * total);
+    const stretch = (latest - earliest) / events;
+    const drainAt = Math.floor(random() * events);
+    chaosAt(
+      total,
+      [...Array(events).keys()].map((i) => ({
+        at: earliest + Math.floor(stretch * (i + random())),
+        signal: i === drainAt ? ('SIGTERM' as const) : ('SIGKILL' as const),
       })),
-      { at: base + Math.floor(span * (0.2 + 0.6 * random())), signal: 'SIGTERM' as const },
-    ]);
+    );
+    // The last tenth of the tasks is held back until every kill and the drain has fired, so none
+    // can find the work all done, however quickly the workers got through it.
+    const hold = Math.floor(SUBMISSION_HOLD_SHARE * total);
+    let tasksSubmitted = base;
+    const inTurn = async () => {
+      if (tasksSubmitted++ >= hold) await chaosFired;
+    };
     const submissions: (() => Promise<void>)[] = [
       ...sessions.map(({ account, sessionId }, i) => async () => {
+        await inTurn();
         const task = await fleet.call<{ id: string }>(
           nextApi(),
           'POST',
@@ -350,12 +421,14 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         );
         report.trainings.push({ taskId: task.id, userId: account.userId, real: false });
       }),
-      ...[...Array(options.bulk).keys()].map(
-        () => () => submitGeneration(pick(realModels), false, false),
-      ),
-      ...[...Array(options.bulk).keys()].map(
-        () => () => submitGeneration(pick(realModels), true, false),
-      ),
+      ...[...Array(options.bulk).keys()].map(() => async () => {
+        await inTurn();
+        await submitGeneration(pick(realModels), false, false);
+      }),
+      ...[...Array(options.bulk).keys()].map(() => async () => {
+        await inTurn();
+        await submitGeneration(pick(realModels), true, false);
+      }),
       ...[...Array(options.bulk).keys()].map((i) => async () => uploadPhoto(await plainPhoto(i))),
     ];
     // Shuffled (seeded), sent four at a time, as many users at once would.
