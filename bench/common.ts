@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -152,4 +152,69 @@ export async function uploadPhoto(
     body: form,
   });
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+}
+
+/** Linux reports process CPU time in clock ticks of 1/100 s. */
+const TICKS_PER_SECOND = 100;
+
+export interface ProcessCpu {
+  /** Own user + system time of the process. */
+  self: number;
+  /** Its reaped children's (cutime + cstime) plus its live descendants' own and reaped time. */
+  descendants: number;
+}
+
+/** Every process's parent, read from /proc. */
+function parents(): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(Number(entry));
+      map.set(Number(entry), Number(fields[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return map;
+}
+
+/** /proc/<pid>/stat from the 3rd field on (after the parenthesised command name). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime, stime, cutime, cstime in seconds. */
+function times(pid: number): [number, number, number, number] {
+  const f = statFields(pid);
+  // Fields 14-17 of stat; this slice starts at field 3.
+  return [f[11], f[12], f[13], f[14]].map((v) => Number(v) / TICKS_PER_SECOND) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+}
+
+export function processCpu(pid: number): ProcessCpu {
+  const [utime, stime, cutime, cstime] = times(pid);
+  const tree = parents();
+  let descendants = cutime + cstime;
+  const queue = [pid];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of tree) {
+      if (ppid !== parent) continue;
+      queue.push(child);
+      try {
+        const [u, s, cu, cs] = times(child);
+        // A live child's own time, and what its own reaped children used.
+        descendants += u + s + cu + cs;
+      } catch {
+        // ended between the listing and the read: its parent's cutime counts it next time
+      }
+    }
+  }
+  return { self: utime + stime, descendants };
 }

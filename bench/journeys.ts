@@ -16,7 +16,6 @@
  * JOURNEY_LABEL names the run ("before", "after"); results go to results/journeys-<label>.{json,md}.
  */
 import { createMigratedDatabase, dropDatabase } from '@studioshot/db/testing';
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +25,7 @@ import {
   freePort,
   machine,
   median,
+  processCpu,
   requireEnv,
   startNode,
   stop,
@@ -39,76 +39,11 @@ const USER_COUNTS = (process.env.JOURNEY_USERS ?? '1,4,12').split(',').map(Numbe
 const LABEL = process.env.JOURNEY_LABEL ?? 'run';
 /** How often a user's page asks for the session's check results and the training's status. */
 const POLL_MS = 250;
-/** Linux reports process CPU time in clock ticks of 1/100 s. */
-const TICKS_PER_SECOND = 100;
-
 interface Journey {
   totalS: number;
   lastUploadToChecksS: number;
   uploadsS: number;
   checksDoneToTrainedS: number;
-}
-
-interface ProcessCpu {
-  /** Own user + system time of the process. */
-  self: number;
-  /** Its reaped children's (cutime + cstime) plus its live descendants' own and reaped time. */
-  descendants: number;
-}
-
-/** Every process's parent, read from /proc. */
-function parents(): Map<number, number> {
-  const map = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = statFields(Number(entry));
-      map.set(Number(entry), Number(fields[1]));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return map;
-}
-
-/** /proc/<pid>/stat from the 3rd field on (after the parenthesised command name). */
-function statFields(pid: number): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** utime, stime, cutime, cstime in seconds. */
-function times(pid: number): [number, number, number, number] {
-  const f = statFields(pid);
-  // Fields 14-17 of stat; this slice starts at field 3.
-  return [f[11], f[12], f[13], f[14]].map((v) => Number(v) / TICKS_PER_SECOND) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-}
-
-function processCpu(pid: number): ProcessCpu {
-  const [utime, stime, cutime, cstime] = times(pid);
-  const tree = parents();
-  let descendants = cutime + cstime;
-  const queue = [pid];
-  while (queue.length) {
-    const parent = queue.shift()!;
-    for (const [child, ppid] of tree) {
-      if (ppid !== parent) continue;
-      queue.push(child);
-      try {
-        const [u, s, cu, cs] = times(child);
-        // A live child's own time, and what its own reaped children used.
-        descendants += u + s + cu + cs;
-      } catch {
-        // ended between the listing and the read: its parent's cutime counts it next time
-      }
-    }
-  }
-  return { self: utime + stime, descendants };
 }
 
 interface CpuSnapshot {
