@@ -102,42 +102,50 @@ function singlePhotoChecks(a: PhotoAnalysis): PhotoCheck[] {
   ];
 }
 
-/** Every descriptor a photo holds, the main face's first. */
-function describedFaces(a: PhotoAnalysis): number[][] {
-  return [a.descriptor, ...a.otherFaceDescriptors].filter((d): d is number[] => d !== null);
+/** Every described face of a photo: its index in `faces` and its descriptor, the main face first. */
+function describedFaces(a: PhotoAnalysis): { face: number; descriptor: number[] }[] {
+  return [a.descriptor, ...a.otherFaceDescriptors].flatMap((descriptor, face) =>
+    descriptor ? [{ face, descriptor }] : [],
+  );
 }
 
 /**
- * Which described face of each photo is the set's person: the one matching the most other photos
- * (any of their described faces), the nearer on a tie. The largest box is usually the person, but
- * on a mirrored, turned and cropped photo the detector can frame the clothes under the face as a
- * bigger "face", whose descriptor matches nobody: judged by it, a genuine photo was called someone
- * else's. A stranger's photo gains nothing: it holds no face of the person to choose (a photo
- * that does, beside a second person as big, still fails single_face).
+ * Which face of each photo is the set's person (its index in `faces`, null without a described
+ * face): the one matching the most other photos (any of their described faces), the nearer on a
+ * tie. The largest box is usually the person, but on a mirrored, turned and cropped photo the
+ * detector can frame the clothes under the face as a bigger "face", whose descriptor matches
+ * nobody: judged by it, a genuine photo was called someone else's. A stranger's photo gains
+ * nothing: it holds no face of the person to choose (a photo that does, beside a second person as
+ * big, still fails single_face). Training crops and describes the same face.
  */
-function identityDescriptors(
+export function identityFaces(
   analyses: readonly PhotoAnalysis[],
-  maxDistance: number,
-): (number[] | null)[] {
+  maxDistance: number = SAME_PERSON_MAX_DISTANCE,
+): (number | null)[] {
   const described = analyses.map(describedFaces);
   return described.map((mine, index) => {
-    if (mine.length <= 1) return mine[0] ?? null;
-    let best = { descriptor: mine[0]!, matches: -1, total: Infinity };
-    for (const descriptor of mine) {
+    if (mine.length <= 1) return mine[0]?.face ?? null;
+    let best = { face: mine[0]!.face, matches: -1, total: Infinity };
+    for (const { face, descriptor } of mine) {
       let matches = 0;
       let total = 0;
       described.forEach((theirs, other) => {
         if (other === index || theirs.length === 0) return;
-        const nearest = Math.min(...theirs.map((d) => euclideanDistance(descriptor, d)));
+        const nearest = Math.min(...theirs.map((d) => euclideanDistance(descriptor, d.descriptor)));
         if (nearest < maxDistance) matches += 1;
         total += nearest;
       });
       if (matches > best.matches || (matches === best.matches && total < best.total)) {
-        best = { descriptor, matches, total };
+        best = { face, matches, total };
       }
     }
-    return best.descriptor;
+    return best.face;
   });
+}
+
+/** The descriptor of a photo's face number `face` (0 is the main face). */
+export function faceDescriptor(a: PhotoAnalysis, face: number): number[] | null {
+  return (face === 0 ? a.descriptor : a.otherFaceDescriptors[face - 1]) ?? null;
 }
 
 /**
@@ -147,10 +155,12 @@ function identityDescriptors(
  * stranger among photos of one person matches none of them and is flagged, while each genuine
  * photo matches all but the stranger. A set split evenly between two people flags everyone, which
  * is the right answer: we cannot tell whose model it is. Each photo is represented by its face
- * that is the person (identityDescriptors).
+ * that is the person (identityFaces).
  */
 function samePersonChecks(analyses: readonly PhotoAnalysis[], maxDistance: number): PhotoCheck[] {
-  const identities = identityDescriptors(analyses, maxDistance);
+  const identities = identityFaces(analyses, maxDistance).map((face, index) =>
+    face === null ? null : faceDescriptor(analyses[index]!, face),
+  );
   // The references: photos with exactly one person, whose descriptor is surely that person's, and
   // a trustworthy one: a face too small or too blurry to train on is also too small or blurry to
   // describe well, and a few such photos in a set would outvote the good ones (each good photo

@@ -6,6 +6,13 @@
  *   const verdicts = checkPhotoSet(storedAnalysesOfTheSet); // pure; re-run for the whole set
  */
 export { createPhotoAnalyzer, PhotoUnreadableError, type PhotoAnalyzer } from './analyze-photo.js';
-export { checkPhotoSet, countUsable, euclideanDistance, PHOTO_ADVICE } from './check-photo-set.js';
+export {
+  checkPhotoSet,
+  countUsable,
+  euclideanDistance,
+  faceDescriptor,
+  identityFaces,
+  PHOTO_ADVICE,
+} from './check-photo-set.js';
 export * from './thresholds.js';
 export * from './types.js';

@@ -1,4 +1,10 @@
 import { selectModels, type Db, type Task } from '@studioshot/db';
+import {
+  faceDescriptor,
+  identityFaces,
+  ZPhotoAnalysisSchema,
+  type PhotoAnalysis,
+} from '../photo-checks/index.js';
 
 /**
  * What a training reads from Postgres. Its state changes (claim, progress, completion, failure
@@ -15,7 +21,11 @@ export interface UsablePhoto {
   faceBox: { x: number; y: number; width: number; height: number } | null;
 }
 
-/** The session's usable photos, oldest first. */
+/**
+ * The session's usable photos, oldest first. Each photo's face is the one the same-person check
+ * chose as the set's person (identityFaces), which is not always the largest box: training crops
+ * and describes that face. An analysis of an older version reads its main face.
+ */
 export async function usablePhotos(db: Db, sessionId: string): Promise<UsablePhoto[]> {
   const rows = await db
     .selectFrom('photos')
@@ -25,13 +35,23 @@ export async function usablePhotos(db: Db, sessionId: string): Promise<UsablePho
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    optimizedKey: row.optimized_key,
-    originalKey: row.original_key,
-    descriptor: descriptorOf(row.analysis),
-    faceBox: faceBoxOf(row.analysis),
-  }));
+  const parsed = rows.map((row) => ZPhotoAnalysisSchema.safeParse(row.analysis));
+  const current = parsed.flatMap((p) => (p.success ? [p.data] : []));
+  const chosen = new Map<PhotoAnalysis, number | null>(
+    identityFaces(current).map((face, index) => [current[index]!, face]),
+  );
+  return rows.map((row, index) => {
+    const analysis = parsed[index]!.success ? parsed[index]!.data : undefined;
+    const face = analysis ? chosen.get(analysis) : undefined;
+    const identified = analysis && face !== undefined && face !== null;
+    return {
+      id: row.id,
+      optimizedKey: row.optimized_key,
+      originalKey: row.original_key,
+      descriptor: identified ? faceDescriptor(analysis, face) : descriptorOf(row.analysis),
+      faceBox: identified ? boxOf(analysis.faces[face]) : faceBoxOf(row.analysis),
+    };
+  });
 }
 
 /** One usable photo of the user's (a generation without a model restyles it); undefined if gone. */
@@ -70,9 +90,13 @@ function descriptorOf(analysis: unknown): number[] | null {
 /** The analysis' main face (`faces[0]`, largest first), when it has a well-formed one. */
 function faceBoxOf(analysis: unknown): UsablePhoto['faceBox'] {
   const face = (analysis as { faces?: unknown } | null)?.faces;
-  const main = Array.isArray(face) ? (face[0] as Record<string, unknown> | undefined) : undefined;
-  if (!main) return null;
-  const { x, y, width, height } = main;
+  return boxOf(Array.isArray(face) ? (face[0] as unknown) : undefined);
+}
+
+/** A face box in pixels, when it is a well-formed one. */
+function boxOf(face: unknown): UsablePhoto['faceBox'] {
+  if (!face || typeof face !== 'object') return null;
+  const { x, y, width, height } = face as Record<string, unknown>;
   const finite = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
   return finite(x) && finite(y) && finite(width) && finite(height) && width > 0 && height > 0
     ? { x, y, width, height }
