@@ -198,11 +198,13 @@ describe('keyboard only', () => {
     await writeFile(broken, Buffer.alloc(4096, 'not a picture '));
 
     const picker = page.getByLabel('Choose photos');
+    // Listen before the Tab presses: the browser intercepts file choosers only once the listener's
+    // request has reached it, and a Space sent straight after it can open the chooser first (the
+    // event then never comes).
+    const chooserOpened = page.waitForEvent('filechooser');
     await tabTo(page, picker);
-    const [chooser] = await Promise.all([
-      page.waitForEvent('filechooser'),
-      page.keyboard.press('Space'),
-    ]);
+    await page.keyboard.press('Space');
+    const chooser = await chooserOpened;
     expect(chooser.isMultiple()).toBe(true);
     await chooser.setFiles([...photos, notes, broken]);
 
