@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPhotoAnalyzer, PhotoUnreadableError, type PhotoAnalyzer } from './analyze-photo.js';
 import { checkPhotoSet, euclideanDistance, PHOTO_ADVICE } from './check-photo-set.js';
-import { MIN_FACE_SHARPNESS, SAME_PERSON_MAX_DISTANCE } from './thresholds.js';
+import { MIN_FACE_SHARPNESS, MIN_LANDMARK_SPAN, SAME_PERSON_MAX_DISTANCE } from './thresholds.js';
 import type { PhotoCheckId, PhotoVerdict } from '@studioshot/contracts';
 import { ZPhotoAnalysisSchema, type FaceBox, type PhotoAnalysis } from './types.js';
 
@@ -74,6 +74,8 @@ describe('analyzePhoto + checkPhotoSet on real photos', () => {
     expect(a.largestFaceRatio).toBeGreaterThan(0.15);
     expect(a.sharpness).toBeGreaterThan(MIN_FACE_SHARPNESS);
     expect(a.descriptor).toHaveLength(128);
+    // The landmarks fit the face: their aligned frame is at least the detector's box.
+    expect(main?.landmarkSpan).toBeGreaterThanOrEqual(MIN_LANDMARK_SPAN);
     const verdict = await verdictOf('astronaut.jpg');
     expect(verdict).toMatchObject({ usable: true, advice: [] });
   });

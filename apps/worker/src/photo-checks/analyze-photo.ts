@@ -265,9 +265,10 @@ async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
     // The largest faces are all described: the largest box may be a false one over the clothes,
     // and the same-person check then finds the person's face among the others (check-photo-set.ts).
     const descriptors: (number[] | null)[] = [];
-    for (const detection of detections.slice(0, MAX_DESCRIBED_FACES)) {
-      const descriptor = await describeFace(input, detection);
-      descriptors.push(descriptor ? Array.from(descriptor, (v) => round(v, 6)) : null);
+    for (const [i, detection] of detections.slice(0, MAX_DESCRIBED_FACES).entries()) {
+      const described = await describeFace(input, detection);
+      descriptors.push(described ? Array.from(described.descriptor, (v) => round(v, 6)) : null);
+      if (described) faces[i]!.landmarkSpan = round(described.landmarkSpan, 3);
     }
     return base(photo, faces, {
       largestFaceRatio: round(mainFace.height / photo.height, 4),
@@ -289,12 +290,12 @@ async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
  *    the face is located again from landmarks found on the levelled photo;
  *  - the descriptors of that face and of its mirror image are averaged: a face and its mirror are
  *    the same person, and averaging the two views also halves the noise of either.
- * Null when the landmarks cannot be found.
+ * Null when the landmarks cannot be found. `landmarkSpan` says how well they fit (FaceBox).
  */
 async function describeFace(
   input: faceapi.tf.Tensor3D,
   detection: faceapi.FaceDetection,
-): Promise<Float32Array | null> {
+): Promise<{ descriptor: Float32Array; landmarkSpan: number } | null> {
   const found = await landmarksOf(input, detection);
   if (!found) return null;
   const left = centre(found.getLeftEye());
@@ -315,11 +316,8 @@ async function describeFace(
     // Turned about the eyes, the face barely moves: the detector's box still frames it.
     const levelled = await landmarksOf(level, detection);
     if (!levelled) return null;
-    chips.push(
-      ...(await faceapi.extractFaceTensors(level, [
-        levelled.align(null, { useDlibAlignment: true }),
-      ])),
-    );
+    const aligned = levelled.align(null, { useDlibAlignment: true });
+    chips.push(...(await faceapi.extractFaceTensors(level, [aligned])));
     const chip = chips[0];
     if (!chip) return null;
     chips.push(
@@ -333,7 +331,10 @@ async function describeFace(
     );
     const seen = (await faceapi.computeFaceDescriptor(chip)) as Float32Array;
     const mirrored = (await faceapi.computeFaceDescriptor(chips[1]!)) as Float32Array;
-    return seen.map((value, i) => (value + mirrored[i]!) / 2);
+    return {
+      descriptor: seen.map((value, i) => (value + mirrored[i]!) / 2),
+      landmarkSpan: aligned.width / detection.box.width,
+    };
   } finally {
     level.dispose();
     for (const chip of chips) chip.dispose();

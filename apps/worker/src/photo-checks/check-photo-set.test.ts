@@ -3,12 +3,15 @@ import {
   checkPhotoSet,
   countUsable,
   euclideanDistance,
+  faceIsComparable,
+  identityFaces,
   PHOTO_ADVICE,
   significantFaces,
 } from './check-photo-set.js';
 import {
   MIN_FACE_HEIGHT_PX,
   MIN_FACE_SHARPNESS,
+  MIN_LANDMARK_SPAN,
   MIN_PHOTO_SIDE_PX,
   SAME_PERSON_MAX_DISTANCE,
 } from './thresholds.js';
@@ -340,6 +343,63 @@ describe('checkPhotoSet: same person across the set', () => {
       message: 'We found 2 faces',
     });
     expect(verdicts[4]?.usable).toBe(false);
+  });
+
+  it('does not judge a face whose landmarks did not fit, nor judge others by it', () => {
+    // Landmarks collapsed onto one eye (a face seen from above): the descriptor is of an eyelid,
+    // far from every photo of the person.
+    const eyelid = person(4);
+    const collapsed = analysis({
+      faces: [face(300, { landmarkSpan: 0.33 })],
+      descriptor: eyelid(),
+    });
+    const alices = Array.from({ length: 6 }, () =>
+      analysis({ faces: [face(300, { landmarkSpan: 1.2 })], descriptor: alice() }),
+    );
+    const verdicts = checkPhotoSet([...alices, collapsed]);
+    expect(checkOf(verdicts[6], 'same_person')).toEqual({
+      id: 'same_person',
+      ok: null,
+      message: 'Face turned away: not compared',
+    });
+    expect(verdicts.every((v) => v.usable)).toBe(true);
+    expect(countUsable(verdicts)).toBe(7);
+    // The check that compared every face called it someone else's.
+    const compared = { ...collapsed, faces: [face(300)] };
+    expect(checkOf(checkPhotoSet([...alices, compared])[6], 'same_person')).toMatchObject({
+      ok: false,
+      message: 'Matches 0 of your 6 other photos',
+    });
+    // Nor is it a reference: two good photos and three collapsed ones leave each good photo one
+    // other photo to be judged against, too few.
+    const few = checkPhotoSet([alices[0]!, alices[1]!, collapsed, collapsed, collapsed]);
+    expect(few.map((v) => checkOf(v, 'same_person').message)).toEqual([
+      'Not enough photos to compare yet',
+      'Not enough photos to compare yet',
+      'Face turned away: not compared',
+      'Face turned away: not compared',
+      'Face turned away: not compared',
+    ]);
+  });
+
+  it('compares a face whose landmarks span the threshold, and finds the person beside a collapsed face', () => {
+    expect(faceIsComparable(face(300, { landmarkSpan: MIN_LANDMARK_SPAN }))).toBe(true);
+    expect(faceIsComparable(face(300, { landmarkSpan: MIN_LANDMARK_SPAN - 0.01 }))).toBe(false);
+    // Analyses without the span (faces not described) are compared as they are.
+    expect(faceIsComparable(face(300))).toBe(true);
+    const alices = Array.from({ length: 4 }, () => analysis({ descriptor: alice() }));
+    // A stranger's face is judged as before, landmarks fitting.
+    const stranger = analysis({ faces: [face(300, { landmarkSpan: 1.1 })], descriptor: bob() });
+    expect(checkOf(checkPhotoSet([...alices, stranger])[4], 'same_person').ok).toBe(false);
+    // The largest box's landmarks collapsed, the second face is the person: judged by it.
+    const eyelid = person(4);
+    const twoBoxes = analysis({
+      faces: [face(600, { landmarkSpan: 0.5 }), face(200, { landmarkSpan: 1.1 })],
+      descriptor: eyelid(),
+      otherFaceDescriptors: [alice()],
+    });
+    expect(identityFaces([...alices, twoBoxes])[4]).toBe(1);
+    expect(checkOf(checkPhotoSet([...alices, twoBoxes])[4], 'same_person').ok).toBe(true);
   });
 
   it('leaves photos without a face out of the comparison', () => {

@@ -7,6 +7,7 @@ import {
   MIN_FACE_HEIGHT_PX,
   MIN_FACE_HEIGHT_RATIO,
   MIN_FACE_SHARPNESS,
+  MIN_LANDMARK_SPAN,
   MIN_PHOTO_SIDE_PX,
   MIN_REFERENCE_PHOTOS,
   SAME_PERSON_MAX_DISTANCE,
@@ -102,10 +103,22 @@ function singlePhotoChecks(a: PhotoAnalysis): PhotoCheck[] {
   ];
 }
 
-/** Every described face of a photo: its index in `faces` and its descriptor, the main face first. */
+/**
+ * Whether a described face's descriptor is its likeness: its landmarks fit it. Where they collapsed
+ * onto one eye (a face seen from above or in profile) the descriptor is of an eyelid and 0.7+ from
+ * the person's every other photo: judged by it, their own photo was called someone else's.
+ */
+export function faceIsComparable(face: FaceBox | undefined): boolean {
+  return face?.landmarkSpan === undefined || face.landmarkSpan >= MIN_LANDMARK_SPAN;
+}
+
+/**
+ * Every comparable described face of a photo: its index in `faces` and its descriptor, the main
+ * face first.
+ */
 function describedFaces(a: PhotoAnalysis): { face: number; descriptor: number[] }[] {
   return [a.descriptor, ...a.otherFaceDescriptors].flatMap((descriptor, face) =>
-    descriptor ? [{ face, descriptor }] : [],
+    descriptor && faceIsComparable(a.faces[face]) ? [{ face, descriptor }] : [],
   );
 }
 
@@ -155,7 +168,9 @@ export function faceDescriptor(a: PhotoAnalysis, face: number): number[] | null 
  * stranger among photos of one person matches none of them and is flagged, while each genuine
  * photo matches all but the stranger. A set split evenly between two people flags everyone, which
  * is the right answer: we cannot tell whose model it is. Each photo is represented by its face
- * that is the person (identityFaces).
+ * that is the person (identityFaces). A photo whose faces are none of them comparable (the
+ * landmarks did not fit, faceIsComparable) is not judged: we cannot tell who it shows, and saying
+ * "someone else" would be a guess.
  */
 function samePersonChecks(analyses: readonly PhotoAnalysis[], maxDistance: number): PhotoCheck[] {
   const identities = identityFaces(analyses, maxDistance).map((face, index) =>
@@ -173,9 +188,13 @@ function samePersonChecks(analyses: readonly PhotoAnalysis[], maxDistance: numbe
       ? [{ index, descriptor }]
       : [];
   });
-  return analyses.map((_, index) => {
+  return analyses.map((a, index) => {
     const descriptor = identities[index];
-    if (!descriptor) return check('same_person', null, 'No face to compare');
+    if (!descriptor) {
+      return a.descriptor || a.otherFaceDescriptors.some(Boolean)
+        ? check('same_person', null, 'Face turned away: not compared')
+        : check('same_person', null, 'No face to compare');
+    }
     const others = references.filter((r) => r.index !== index);
     if (others.length < MIN_REFERENCE_PHOTOS) {
       return check('same_person', null, 'Not enough photos to compare yet');

@@ -11,6 +11,7 @@ export {
   countUsable,
   euclideanDistance,
   faceDescriptor,
+  faceIsComparable,
   identityFaces,
   PHOTO_ADVICE,
 } from './check-photo-set.js';

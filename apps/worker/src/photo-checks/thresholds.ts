@@ -66,6 +66,16 @@ export const MIN_FACE_SHARPNESS = 60;
 export const SAME_PERSON_MAX_DISTANCE = 0.57;
 
 /**
+ * A face's landmarks fit it when their aligned frame is at least this fraction of the detector's
+ * box width (`landmarkSpan`): 0.80-1.6 on the same-person bench's faces that matched their person,
+ * 0.29-0.78 where the landmarks collapsed onto an eye (a face seen from above or in profile) or
+ * were put on clothes. Below it the face's descriptor is not its likeness, so it is neither judged
+ * nor used to judge others. The margin is thin (0.78 against 0.80): a fitted face just under it
+ * is only left unjudged.
+ */
+export const MIN_LANDMARK_SPAN = 0.8;
+
+/**
  * A photo is judged against at least this many other single-face photos: with only one, a mismatch
  * cannot say which of the two is the odd one out.
  */

@@ -3,9 +3,10 @@ import { z } from 'zod';
 /**
  * Bump when the analysis changes meaning (model, scale, sharpness recipe): stored facts are then
  * stale. 2: the descriptor is of the levelled face and its mirror image (analyze-photo.ts). 3: the
- * faces after the largest are described too (`otherFaceDescriptors`).
+ * faces after the largest are described too (`otherFaceDescriptors`). 4: each described face's
+ * `landmarkSpan`.
  */
-export const PHOTO_ANALYSIS_VERSION = 3;
+export const PHOTO_ANALYSIS_VERSION = 4;
 
 const ZDescriptorSchema = z.array(z.number()).length(128);
 
@@ -17,6 +18,12 @@ export const ZFaceBoxSchema = z.object({
   height: z.number().positive(),
   /** Detector confidence, 0..1. */
   score: z.number().min(0).max(1),
+  /**
+   * Described faces only: the width of the frame the landmarks align the face to, over the box's
+   * width. Landmarks that fit a face give 0.8-1.6; on a face seen from above or in profile they can
+   * collapse onto one eye (0.3-0.78), and its descriptor is then of an eyelid.
+   */
+  landmarkSpan: z.number().positive().optional(),
 });
 export type FaceBox = z.infer<typeof ZFaceBoxSchema>;
 
