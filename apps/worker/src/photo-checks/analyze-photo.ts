@@ -12,6 +12,7 @@ import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type * as TfjsCore from '@tensorflow/tfjs';
 import type * as TfjsWasm from '@tensorflow/tfjs-backend-wasm';
 import sharp from 'sharp';
+import { FusedSsdMobilenetv1 } from './face-detector.js';
 import { laplacianVariance } from './sharpness.js';
 import {
   ANALYSIS_MAX_SIDE,
@@ -53,8 +54,11 @@ function packageDir(name: string): string {
   return path.dirname(require.resolve(`${name}/package.json`));
 }
 
-const modelDir = path.join(packageDir('@vladmandic/face-api'), 'model');
+export const modelDir = path.join(packageDir('@vladmandic/face-api'), 'model');
 const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist');
+
+/** The face detector: face-api's SSD MobileNet v1 weights, run fused (face-detector.ts). */
+export const faceDetector = new FusedSsdMobilenetv1();
 
 let loading: Promise<PhotoAnalyzer> | undefined;
 
@@ -83,7 +87,7 @@ async function load(): Promise<PhotoAnalyzer> {
     throw new Error('TensorFlow.js could not start its WASM backend');
   }
   await tf.ready();
-  await faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDir);
+  await faceDetector.loadFromDisk(modelDir);
   await faceapi.nets.faceLandmark68Net.loadFromDisk(modelDir);
   await faceapi.nets.faceRecognitionNet.loadFromDisk(modelDir);
   const analyzer: PhotoAnalyzer = {
@@ -99,7 +103,7 @@ async function load(): Promise<PhotoAnalyzer> {
 async function warmUp(): Promise<void> {
   const blank = faceapi.tf.zeros([160, 160, 3], 'int32') as faceapi.tf.Tensor3D;
   try {
-    await faceapi.ssdMobilenetv1(blank, detectorOptions());
+    await faceDetector.locateFaces(blank, detectorOptions());
   } finally {
     blank.dispose();
   }
@@ -169,7 +173,7 @@ async function faceSharpness(photo: DecodedPhoto, box: faceapi.Box): Promise<num
 }
 
 async function detectIn(input: faceapi.tf.Tensor3D): Promise<faceapi.FaceDetection[]> {
-  return (await faceapi.ssdMobilenetv1(input, detectorOptions()))
+  return (await faceDetector.locateFaces(input, detectorOptions()))
     .filter((d) => d.score >= MIN_DETECTION_SCORE)
     .sort((a, b) => b.box.area - a.box.area);
 }

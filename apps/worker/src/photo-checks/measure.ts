@@ -43,7 +43,7 @@ for (const [i, source] of sources.entries()) {
 
 const importStart = performance.now();
 // Imported here, not at the top, to time loading TensorFlow.js and face-api themselves.
-const { createPhotoAnalyzer } = await import('./analyze-photo.js');
+const { createPhotoAnalyzer, faceDetector } = await import('./analyze-photo.js');
 const loadStart = performance.now();
 const analyzer = await createPhotoAnalyzer();
 const loadMs = performance.now() - loadStart;
@@ -93,7 +93,7 @@ for (const file of photos) {
   try {
     const [face] = (
       await stage('face detector (SSD MobileNet)', () =>
-        faceapi.ssdMobilenetv1(input, detectorOptions),
+        faceDetector.locateFaces(input, detectorOptions),
       )
     ).sort((a, b) => b.box.area - a.box.area);
     if (!face) continue;
@@ -170,7 +170,7 @@ const profiled = tf.tensor3d(new Uint8Array(1024 * 768 * 3).fill(128), [768, 102
 const kernels = new Map<string, number>();
 for (const kernel of (
   await (tf as unknown as Pick<typeof TfjsCore, 'profile'>).profile(async () => {
-    await faceapi.ssdMobilenetv1(profiled, detectorOptions);
+    await faceDetector.locateFaces(profiled, detectorOptions);
   })
 ).kernels) {
   const ms = typeof kernel.kernelTimeMs === 'number' ? kernel.kernelTimeMs : 0;
