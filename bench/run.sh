@@ -6,6 +6,9 @@
 #                                  journeys, queue-throughput, engine-generate, generation, image-serving, generate-page,
 #                                  metrics-overhead, fleet-simulation)
 #   bash bench/run.sh fuzz-long        the long random API fuzz run (not part of "every": ~20 min)
+#   SAME_PERSON_REAL_DIR=dir bash bench/run.sh same-person-real
+#                                      the same-person check on real photos not shipped here (not
+#                                      part of "every"; see bench/same-person-real.ts)
 # Results are written to bench/results/ (commit them with the machine they ran on).
 source "$(dirname "$0")/../scripts/lib.sh"
 provision

@@ -30,8 +30,8 @@
 // "before" is the same check given only each photo's largest face, as it was before the other faces
 // were described (the largest face is described by the same code, so its descriptor is unchanged).
 //
-// The analyses are kept in .local/bench/same-person (keyed by the analyzer's version and this
-// file's variants), so re-judging takes seconds, not the analysis's 25 CPU-minutes.
+// The analyses are kept in .local/bench/same-person (keyed by the analyzer's version and code, and
+// this file's variants), so re-judging takes seconds, not the analysis's 25 CPU-minutes.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -348,9 +348,14 @@ const variantsOf = new Map(
   people.map((person, i) => [person.id, [...EVERYDAY, ...combinedVariants(1000 + i)]]),
 );
 
+const ANALYZER_SOURCES = ['analyze-photo.ts', 'face-detector.ts'].map((file) =>
+  path.join(ROOT, 'apps/worker/src/photo-checks', file),
+);
 const cacheKey = createHash('sha256')
   .update(JSON.stringify({ v: PHOTO_ANALYSIS_VERSION, people, variants: [...variantsOf] }))
   .update(makePhoto.toString() + editWholePhoto.toString())
+  // The analyzer's own code: a changed detector or descriptor is analysed afresh.
+  .update(ANALYZER_SOURCES.map((file) => readFileSync(file, 'utf8')).join('\n'))
   .digest('hex')
   .slice(0, 16);
 const cacheDir = path.join(ROOT, '.local/bench/same-person');
@@ -604,9 +609,14 @@ const q = (values: number[], p: number) =>
   Number((values[Math.round(p * (values.length - 1))] ?? NaN).toFixed(3));
 
 const SWEEP = [0.5, 0.55, 0.57, 0.6, 0.65];
-function measure(judge: Judge) {
-  const rejects = falseRejects(judge);
-  const strangers = strangersLetIn(judge);
+/**
+ * The check before this bench's fixes compared the largest face at 0.57; the product has since
+ * moved to SAME_PERSON_MAX_DISTANCE. "before" stays the check as the report met it.
+ */
+const BEFORE_MAX_DISTANCE = 0.57;
+function measure(judge: Judge, maxDistance: number) {
+  const rejects = falseRejects(judge, maxDistance);
+  const strangers = strangersLetIn(judge, maxDistance);
   return {
     sessions: rejects.sessions,
     sessions_with_a_false_reject: rejects.sessionsWithReject,
@@ -631,8 +641,8 @@ function measure(judge: Judge) {
 
 const d = distances();
 const c = centreDistances();
-const before = measure('before');
-const after = measure('after');
+const before = measure('before', BEFORE_MAX_DISTANCE);
+const after = measure('after', SAME_PERSON_MAX_DISTANCE);
 const result = {
   machine: machine(),
   people: people.length,
@@ -674,6 +684,7 @@ const result = {
     },
   },
   max_distance: SAME_PERSON_MAX_DISTANCE,
+  before_max_distance: BEFORE_MAX_DISTANCE,
   before,
   after,
   target:
@@ -716,8 +727,8 @@ turn), all 20 combined, 10 + 10. Strangers: each person's first report session p
 different person (two faces of one group photo, or the astronaut and anyone), every such photo in
 turn.
 
-The check (${'`checkPhotoSet`'}): a photo must be within ${SAME_PERSON_MAX_DISTANCE} of at least half of the set's other photos.
-Before: each photo is its largest face. After: each photo is the one of its described faces (at most
+The check (${'`checkPhotoSet`'}): a photo must be within the same-person distance of at least half of the set's other photos.
+Before: each photo is its largest face, at ${BEFORE_MAX_DISTANCE} (the check as the report met it). After (at ${SAME_PERSON_MAX_DISTANCE}): each photo is the one of its described faces (at most
 3, largest first) that matches most of the set; on these photos the largest box is sometimes the
 clothes under the face, whose descriptor matches nobody. And a face whose landmarks did not fit it
 (their aligned frame under ${MIN_LANDMARK_SPAN} of the detector's box: collapsed onto one eye of a face
@@ -727,7 +738,7 @@ not judged gets no warning, so it counts as let in.
 
 | check | genuine photos flagged | of them combined | genuine not compared | sessions with a flagged photo | strangers let in | of them not compared |
 | --- | --- | --- | --- | --- | --- | --- |
-| before (largest face), ${SAME_PERSON_MAX_DISTANCE} | **${pct(before.false_rejects, before.photos_judged + before.photos_not_compared)}** | ${before.false_rejects_combined} | ${before.photos_not_compared} | ${before.sessions_with_a_false_reject}/${before.sessions} | **${pct(before.strangers_accepted, before.strangers_tried)}** | ${before.strangers_not_compared} |
+| before (largest face), ${BEFORE_MAX_DISTANCE} | **${pct(before.false_rejects, before.photos_judged + before.photos_not_compared)}** | ${before.false_rejects_combined} | ${before.photos_not_compared} | ${before.sessions_with_a_false_reject}/${before.sessions} | **${pct(before.strangers_accepted, before.strangers_tried)}** | ${before.strangers_not_compared} |
 | after (the face that is the person, if its landmarks fit), ${SAME_PERSON_MAX_DISTANCE} | **${pct(after.false_rejects, after.photos_judged + after.photos_not_compared)}** | ${after.false_rejects_combined} | ${after.photos_not_compared} | ${after.sessions_with_a_false_reject}/${after.sessions} | **${pct(after.strangers_accepted, after.strangers_tried)}** | ${after.strangers_not_compared} |
 
 Distances between largest faces (descriptor, euclidean): everyday to everyday of one person median ${result.distances.everyday_to_everyday.median}, p99 ${result.distances.everyday_to_everyday.p99}, max ${result.distances.everyday_to_everyday.max};
