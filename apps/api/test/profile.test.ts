@@ -43,6 +43,18 @@ describe('GET /api/v1/users/profile', () => {
     }
     expect(user.first_name).toBe('Katherine');
   });
+
+  it('answers without an ETag: an account is read fresh, never revalidated', async () => {
+    const res = await get();
+    expect(res.status).toBe(200);
+    expect(res.headers.etag).toBeUndefined();
+  });
+
+  it('ignores a body sent with the read: a GET has none to parse', async () => {
+    const res = await get().set('Content-Type', 'application/json').send('{"not json');
+    expect(res.status).toBe(200);
+    expect(res.body.first_name).toBe('Katherine');
+  });
 });
 
 describe('PATCH /api/v1/users/profile', () => {

@@ -7,7 +7,11 @@ import { AppError } from '../errors.js';
  * query. Answered 422 naming the field, before any route runs.
  */
 export const refuseNulCharacters: RequestHandler = (req, _res, next) => {
-  next(nulCharacterError(req.body) ?? nulCharacterError(req.query));
+  // Express parses the query string on every read of req.query: only where there is one.
+  next(
+    nulCharacterError(req.body) ??
+      (req.url.includes('?') ? nulCharacterError(req.query) : undefined),
+  );
 };
 
 /** The 422 for the first NUL character in `value` (a parsed body or query), if it holds one. */

@@ -15,6 +15,7 @@ import {
   ZUserQueueStatusSchema,
   ZWaitTimeEstimateSchema,
 } from '@studioshot/contracts';
+import etag from 'etag';
 import { z } from 'zod';
 import { reply, type DeclaringRouter } from '../http/declare.js';
 import { PUBLIC_ESTIMATE_MAX_AGE_SECONDS, type QueueService } from '../services/queue.service.js';
@@ -200,6 +201,9 @@ export function queueRoutes(api: DeclaringRouter, queue: QueueService): void {
     async ({ res }) => {
       const estimate = await queue.publicEstimate();
       res.setHeader('Cache-Control', `public, max-age=${PUBLIC_ESTIMATE_MAX_AGE_SECONDS}`);
+      // The app sends no ETags (app.ts); this answer is cacheable, so it names its own, and
+      // Express answers 304 when If-None-Match holds it.
+      res.setHeader('ETag', etag(JSON.stringify(estimate), { weak: true }));
       return estimate;
     },
   );

@@ -28,6 +28,12 @@ export function toUserDto(user: User): UserDto {
 }
 
 export class UsersService {
+  /**
+   * The answer for each row the profile cache holds: a cached row is one object until a change
+   * replaces it, so its answer is built once, not on every read.
+   */
+  private readonly answers = new WeakMap<User, UserDto>();
+
   constructor(private readonly users: UsersRepository) {}
 
   async getProfile(userId: string): Promise<UserDto> {
@@ -35,7 +41,12 @@ export class UsersService {
     // A valid token for a deleted account (or one being deleted) is no session at all.
     if (!user || user.deletion_requested_at)
       throw new AppError('unauthorized', MESSAGES.authRequired);
-    return toUserDto(user);
+    let answer = this.answers.get(user);
+    if (!answer) {
+      answer = Object.freeze(toUserDto(user));
+      this.answers.set(user, answer);
+    }
+    return answer;
   }
 
   async updateProfile(userId: string, changes: ProfileUpdateRequest): Promise<UserDto> {
