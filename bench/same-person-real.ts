@@ -58,12 +58,13 @@ function peopleFromPairs(folder: string): string[][] {
   return [...groups.values()].map((files) => files.sort());
 }
 
+const photosByPerson = peopleFromPairs(dir);
 const analyzer = await createPhotoAnalyzer();
 const work = await mkdtemp(path.join(tmpdir(), 'bench-same-person-real-'));
 const analyses = new Map<string, PhotoAnalysis>();
 try {
   const pipeline = new PhotoProcessingService({ tmpDir: work });
-  for (const file of peopleFromPairs(dir).flat()) {
+  for (const file of photosByPerson.flat()) {
     const processed = await pipeline.process(path.join(dir, file));
     try {
       const measured = await analyzer.analyzePhoto(processed.files.optimized);
@@ -76,7 +77,7 @@ try {
   await rm(work, { recursive: true, force: true });
 }
 
-const people = peopleFromPairs(dir)
+const people = photosByPerson
   .map((files) => files.filter((file) => analyses.get(file)?.descriptor))
   .filter((files) => files.length >= 3);
 const photoCount = people.reduce((sum, files) => sum + files.length, 0);

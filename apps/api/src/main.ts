@@ -41,8 +41,13 @@ logger.info({ port: metricsServer.port }, 'metrics listening');
 await registerScheduledWork(container);
 
 let stopping = false;
+const secondSignal = new AbortController();
 async function shutdown(signal: string) {
-  if (stopping) return;
+  if (stopping) {
+    logger.info({ signal }, 'second signal: ending the readiness delay now');
+    secondSignal.abort();
+    return;
+  }
   stopping = true;
   logger.info({ signal }, 'shutting down');
   // Past this, whatever still holds the process is stuck: exit without it.
@@ -56,6 +61,7 @@ async function shutdown(signal: string) {
     health: container.health,
     requests,
     readinessDelayMs: env.SHUTDOWN_READINESS_DELAY_MS,
+    skipReadinessDelay: secondSignal.signal,
     // The metrics port answers while the requests drain; it closes before what it reads.
     closeContainer: async () => {
       await metricsServer.close();

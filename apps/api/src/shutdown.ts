@@ -57,7 +57,7 @@ const CLOSE_MARGIN_MS = 10_000;
  * still serves, so the load balancer moves new requests elsewhere), then no new connection is
  * taken and every request already asked is answered (a Generate waiting for its images included),
  * then /ws sockets close with the code the web app reconnects on, then the process lets go of
- * Postgres and Redis.
+ * Postgres and Redis. A second signal cuts the readiness delay short, never the answers owed.
  */
 export async function shutDownGracefully(deps: {
   server: Server;
@@ -65,6 +65,8 @@ export async function shutDownGracefully(deps: {
   health: HealthService;
   requests: RequestsInFlight;
   readinessDelayMs: number;
+  /** Ends the readiness delay early (a second signal: the operator wants it stopped now). */
+  skipReadinessDelay?: AbortSignal;
   /** Closes the container: queues, Redis, Postgres. */
   closeContainer: () => Promise<void>;
   logger: Logger;
@@ -72,7 +74,12 @@ export async function shutDownGracefully(deps: {
   const { server, logger } = deps;
   deps.health.beginShutdown();
   logger.info({ delayMs: deps.readinessDelayMs }, 'readiness failing; still serving');
-  await delay(deps.readinessDelayMs);
+  await delay(deps.readinessDelayMs, undefined, { signal: deps.skipReadinessDelay }).catch(
+    (error: unknown) => {
+      if (!deps.skipReadinessDelay?.aborted) throw error;
+    },
+  );
+  logger.info('no new connections; answering the requests in flight');
   const closed = once(server, 'close');
   server.close();
   server.closeIdleConnections();

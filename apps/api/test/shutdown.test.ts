@@ -2,6 +2,7 @@ import { WS_CLOSE, ZHealthResponseSchema, ZLivenessResponseSchema } from '@studi
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,14 +28,30 @@ afterAll(async () => {
   await rm(storageDir, { recursive: true, force: true });
 });
 
-/** The API's entry point, waiting long enough before it stops for this test to see readiness fail. */
+/**
+ * The API's entry point with the longest readiness delay: the test ends it with a second signal
+ * once it has seen what the delay is for, so no step races a clock.
+ */
 const startApi = () =>
   startApiProcess(t, {
     LOG_LEVEL: 'info',
     STORAGE_DRIVER: 'local',
     STORAGE_DIR: storageDir,
-    SHUTDOWN_READINESS_DELAY_MS: '5000',
+    SHUTDOWN_READINESS_DELAY_MS: '60000',
   });
+
+/** Resolves once a new connection to `port` is refused (the server no longer listens). */
+async function refusingConnections(port: number): Promise<void> {
+  for (;;) {
+    const socket = connect(port, '127.0.0.1');
+    const refused = await new Promise<boolean>((resolve) => {
+      socket.once('connect', () => resolve(false));
+      socket.once('error', () => resolve(true));
+    });
+    socket.destroy();
+    if (refused) return;
+  }
+}
 
 async function get(port: number, pathname: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`http://127.0.0.1:${port}${pathname}`);
@@ -42,7 +59,7 @@ async function get(port: number, pathname: string): Promise<{ status: number; bo
 }
 
 describe('SIGTERM', () => {
-  it('fails readiness, answers the request in flight, closes /ws with 1012, then exits 0', async () => {
+  it('fails readiness, answers the request in flight, closes /ws with 1012, then exits 0 (a second SIGTERM ends the delay)', async () => {
     const user = await registerUser(t);
     const { child, port, output } = await startApi();
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -90,7 +107,10 @@ describe('SIGTERM', () => {
     expect(live.status).toBe(200);
     expect(ZLivenessResponseSchema.parse(live.body)).toEqual({ status: 'alive' });
 
-    // Whatever the process does next, the page's socket stays open while a request is unanswered.
+    // A second signal ends the delay: no new connection is taken, yet the page's socket stays
+    // open and the half-sent request is still answered.
+    expect(child.kill('SIGTERM')).toBe(true);
+    await refusingConnections(port);
     expect(socket.readyState).toBe(WebSocket.OPEN);
     expect(closeCode).toBeUndefined();
     inFlight.end(body.slice(10));

@@ -116,7 +116,7 @@ function detectorOptions() {
   });
 }
 
-interface DecodedPhoto {
+export interface DecodedPhoto {
   /** Size as displayed (EXIF orientation applied), full resolution. */
   width: number;
   height: number;
@@ -126,7 +126,8 @@ interface DecodedPhoto {
   analysisHeight: number;
 }
 
-async function decode(file: string): Promise<DecodedPhoto> {
+/** The photo as the checks read it; also the face detector test's input. */
+export async function decodePhoto(file: string): Promise<DecodedPhoto> {
   try {
     const image = sharp(file, { autoOrient: true });
     const meta = await image.metadata();
@@ -147,6 +148,15 @@ async function decode(file: string): Promise<DecodedPhoto> {
   } catch (error) {
     throw new PhotoUnreadableError(file, { cause: error });
   }
+}
+
+/** The decoded pixels as the detector's input tensor (the caller disposes it). */
+export function photoTensor(photo: DecodedPhoto): faceapi.tf.Tensor3D {
+  return faceapi.tf.tensor3d(
+    new Uint8Array(photo.rgb.buffer, photo.rgb.byteOffset, photo.rgb.length),
+    [photo.analysisHeight, photo.analysisWidth, 3],
+    'int32',
+  );
 }
 
 /** Variance of the Laplacian over the face box, resampled to a fixed square in normalised grey. */
@@ -238,12 +248,8 @@ async function detectFaces(
 const SMALLER_FACE_FRAMES = [2, 3] as const;
 
 async function analyzePhoto(file: string): Promise<PhotoAnalysis> {
-  const photo = await decode(file);
-  const input = faceapi.tf.tensor3d(
-    new Uint8Array(photo.rgb.buffer, photo.rgb.byteOffset, photo.rgb.length),
-    [photo.analysisHeight, photo.analysisWidth, 3],
-    'int32',
-  );
+  const photo = await decodePhoto(file);
+  const input = photoTensor(photo);
   try {
     const detections = await detectFaces(input, photo);
     // Boxes back to full-resolution pixels of the displayed photo.

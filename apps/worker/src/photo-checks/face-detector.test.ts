@@ -6,21 +6,19 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
-import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPhotoAnalyzer, faceDetector, modelDir } from './analyze-photo.js';
+import {
+  createPhotoAnalyzer,
+  decodePhoto,
+  faceDetector,
+  modelDir,
+  photoTensor,
+} from './analyze-photo.js';
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
 const photos = readdirSync(fixtures).filter((name) => name.endsWith('.jpg'));
 
-async function pixels(name: string): Promise<faceapi.tf.Tensor3D> {
-  const { data, info } = await sharp(path.join(fixtures, name), { autoOrient: true })
-    .resize(1024, 1024, { fit: 'inside', withoutEnlargement: true })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return faceapi.tf.tensor3d(new Uint8Array(data), [info.height, info.width, 3], 'int32');
-}
+const pixels = async (name: string) => photoTensor(await decodePhoto(path.join(fixtures, name)));
 
 const options = new faceapi.SsdMobilenetv1Options({ minConfidence: 0.2, maxResults: 10 });
 
