@@ -128,6 +128,49 @@ describe('declare', () => {
     expect(problems).toEqual(['410: error gone (No) is not a declared answer']);
   });
 
+  it('serves a route without parameters by lookup, answering as Express would', async () => {
+    const walked: string[] = [];
+    const { request } = appWith((table) => {
+      const api = router(table);
+      // Express's layers after the lookup: a request the lookup serves never reaches them.
+      api.express.use((req, _res, next) => {
+        walked.push(`${req.method} ${req.path}`);
+        next();
+      });
+      const spec = {
+        method: 'get',
+        summary: 's',
+        tag: 'system',
+        auth: 'none',
+        responses: { 200: Thing },
+      } as const;
+      api.route({ ...spec, path: '/items/:id' }, () => ({ id: 'by id', n: 1 }));
+      // Express routes /items/latest to the route above, declared first: so does the lookup.
+      api.route({ ...spec, path: '/items/latest' }, () => ({ id: 'latest', n: 2 }));
+      api.route({ ...spec, path: '/plain' }, () => ({ id: 'plain', n: 3 }));
+      api.route({ ...spec, auth: 'required', path: '/mine' }, ({ userId }) => ({
+        id: userId,
+        n: 4,
+      }));
+    });
+    for (const path of ['/plain', '/plain/', '/PLAIN']) {
+      expect((await request.get(path)).body, path).toEqual({ id: 'plain', n: 3 });
+    }
+    expect((await request.get('/mine').set('Authorization', 'Bearer ok')).body).toEqual({
+      id: 'u1',
+      n: 4,
+    });
+    expect((await request.get('/mine')).status).toBe(500); // the test's auth throws
+    expect(walked).toEqual([]);
+
+    expect((await request.get('/items/latest')).body).toEqual({ id: 'by id', n: 1 });
+    const head = await request.head('/plain');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^application\/json/);
+    expect((await request.post('/plain')).status).toBe(404);
+    expect(walked).toEqual(['GET /items/latest', 'HEAD /plain', 'POST /plain']);
+  });
+
   it('refuses a route declared twice', () => {
     expect(() =>
       appWith((table) => {

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
  * Runs middlewares one after the other as a single Express layer. Express's own step from one
@@ -13,18 +13,27 @@ export function inOneLayer(middlewares: readonly RequestHandler[]): RequestHandl
     let index = 0;
     const step = (error?: unknown): void => {
       if (error || index === middlewares.length) return next(error);
-      const middleware = middlewares[index++]!;
-      try {
-        const result: unknown = middleware(req, res, step);
-        if (result instanceof Promise) {
-          result.then(undefined, (rejected: unknown) =>
-            step(rejected ?? new Error('Rejected promise')),
-          );
-        }
-      } catch (thrown) {
-        step(thrown ?? new Error('Thrown without an error'));
-      }
+      callMiddleware(middlewares[index++]!, req, res, step);
     };
     step();
   };
+}
+
+/** Calls a middleware as Express does: a throw or a rejected promise reaches `next` as an error. */
+export function callMiddleware(
+  middleware: RequestHandler,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): void {
+  try {
+    const result: unknown = middleware(req, res, next);
+    if (result instanceof Promise) {
+      result.then(undefined, (rejected: unknown) =>
+        next(rejected ?? new Error('Rejected promise')),
+      );
+    }
+  } catch (thrown) {
+    next(thrown ?? new Error('Thrown without an error'));
+  }
 }

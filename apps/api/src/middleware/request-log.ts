@@ -24,6 +24,10 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
  */
 export function requestLog(logger: Logger, options: { quietPaths: string[] }): RequestHandler {
   const quiet = new Set(options.quietPaths);
+  // The line below is built here from fields that cannot hold a credential (the id is checked,
+  // the query string is cut), so its logger skips the redaction every other line goes through:
+  // walking the redacted paths was a fifth of the cost of a request's logging.
+  const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -39,9 +43,9 @@ export function requestLog(logger: Logger, options: { quietPaths: string[] }): R
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
         };
-        if (!res.writableFinished) logger.warn(line, 'request aborted');
-        else if (res.statusCode >= 500) logger.error(line, 'request errored');
-        else logger.info(line, 'request completed');
+        if (!res.writableFinished) lines.warn(line, 'request aborted');
+        else if (res.statusCode >= 500) lines.error(line, 'request errored');
+        else lines.info(line, 'request completed');
       });
     }
     next();
