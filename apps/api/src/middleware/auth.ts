@@ -21,12 +21,18 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** Requires a valid bearer access token whose session has not been revoked. */
 export function requireAuth(access: AccessCheck) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
-    const claims = await access.claims(bearerToken(req.headers.authorization));
-    if (!claims) throw unauthorized();
-    req.auth = claims;
-    next();
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const checked = access.check(bearerToken(req.headers.authorization));
+    // A throw here, or a rejection, reaches the error handler as Express passes them on.
+    if (checked instanceof Promise) return checked.then((claims) => admit(req, claims, next));
+    admit(req, checked, next);
   };
+}
+
+function admit(req: Request, claims: AccessClaims | null, next: NextFunction): void {
+  if (!claims) throw unauthorized();
+  req.auth = claims;
+  next();
 }
 
 /** The claims of an authenticated request (only after requireAuth). */

@@ -123,10 +123,15 @@ export class SessionRevocationsRepository {
   }
 
   async isRevoked(sessionId: string): Promise<boolean> {
+    return this.knownRevoked(sessionId) ?? (await this.redis.exists(this.key(sessionId))) === 1;
+  }
+
+  /** What memory alone can answer: undefined when Redis must be asked (memory is not trusted). */
+  knownRevoked(sessionId: string): boolean | undefined {
     const until = this.local.get(sessionId);
     if (until !== undefined && until > Date.now()) return true;
     if (this.live && performance.now() < this.trustedUntil) return false;
-    return (await this.redis.exists(this.key(sessionId))) === 1;
+    return undefined;
   }
 
   /** Calls `listener` with each newly revoked session (here or in another process); unsubscribes. */
