@@ -25,20 +25,16 @@ await container.start();
 const { server, feed } = createHttpServer(container);
 const requests = new RequestsInFlight(server);
 
-server.listen(env.PORT, () => {
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : env.PORT;
-  logger.info({ port, version: env.APP_VERSION }, 'api listening');
-  console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
-});
-
-const metricsServer = await startApiMetricsServer(container);
-logger.info({ port: metricsServer.port }, 'metrics listening');
-
-// Timed work (subscription renewals and lapses, the task and refund sweeps, the retention purge,
-// exports) runs on the job facility whose worker the container started: every replica registers
-// the same schedules and each tick runs once, on one of them.
-await registerScheduledWork(container);
+// The rest of the start-up; a stop asked for while it runs waits for it, then stops it all.
+const startedRest = (async () => {
+  const metricsServer = await startApiMetricsServer(container);
+  logger.info({ port: metricsServer.port }, 'metrics listening');
+  // Timed work (subscription renewals and lapses, the task and refund sweeps, the retention
+  // purge, exports) runs on the job facility whose worker the container started: every replica
+  // registers the same schedules and each tick runs once, on one of them.
+  await registerScheduledWork(container);
+  return metricsServer;
+})();
 
 let stopping = false;
 const secondSignal = new AbortController();
@@ -64,7 +60,8 @@ async function shutdown(signal: string) {
     skipReadinessDelay: secondSignal.signal,
     // The metrics port answers while the requests drain; it closes before what it reads.
     closeContainer: async () => {
-      await metricsServer.close();
+      const metricsServer = await startedRest.catch(() => undefined);
+      await metricsServer?.close();
       await container.close();
     },
     logger,
@@ -73,5 +70,14 @@ async function shutdown(signal: string) {
   logger.info('stopped');
   process.exit(0);
 }
+// Registered before the port opens: a stop asked for at any moment after is a graceful one.
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+
+server.listen(env.PORT, () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  logger.info({ port, version: env.APP_VERSION }, 'api listening');
+  console.log(`\n  Studioshot is running at http://localhost:${port}\n`);
+});
+await startedRest;

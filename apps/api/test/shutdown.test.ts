@@ -124,4 +124,16 @@ describe('SIGTERM', () => {
     const [code, signal] = await exited;
     expect({ code, signal }, output()).toEqual({ code: 0, signal: null });
   });
+
+  it('stops gracefully when sent as soon as the API says it is running (start-up still under way)', async () => {
+    const { child, output } = await startApiProcess(t, {
+      STORAGE_DRIVER: 'local',
+      STORAGE_DIR: storageDir,
+      SHUTDOWN_READINESS_DELAY_MS: '0',
+    });
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    expect(child.kill('SIGTERM')).toBe(true);
+    const [code, signal] = await exited;
+    expect({ code, signal }, output()).toEqual({ code: 0, signal: null });
+  });
 });
