@@ -327,8 +327,8 @@ export class DeclaringRouter {
   }
 
   private serveStatic(method: string, path: string, route: StaticRoute): void {
-    const shadowed = this.matchers.some((m) => m.method === method && m.pattern.test(path));
-    if (path.includes(':') || shadowed) return;
+    if (path.includes(':')) return;
+    if (this.matchers.some((m) => m.method === method && m.pattern.test(path))) return;
     const byPath = this.staticRoutes.get(method) ?? new Map<string, StaticRoute>();
     byPath.set(normalisedPath(path), route);
     this.staticRoutes.set(method, byPath);
