@@ -1,5 +1,6 @@
 import { MESSAGES } from '@studioshot/contracts/messages';
 import { useRef, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { Spinner } from '../../components/PageState';
 import { buttonClass } from '../../components/ui';
 import { errorMessage } from '../../lib/api-client';
@@ -60,13 +61,13 @@ export function UploadWorkspace({
     inputRef.current?.click();
   };
   // Remove takes its own button away: focus goes to the queue's heading, or to the drop zone
-  // when that was the last photo, never to the page (and without scrolling).
+  // when that was the last photo, never to the page (and without scrolling). The removal is
+  // flushed first, so the card leaves and the focus moves in the same task: the focus never
+  // rests on the page in between, not even for a frame.
   const removeLocal = (key: string) => {
-    flow.removeLocal(key);
-    requestAnimationFrame(() => {
-      const heading = document.getElementById(QUEUE_TITLE_ID);
-      (heading ?? dropZoneRef.current)?.focus({ preventScroll: true });
-    });
+    flushSync(() => flow.removeLocal(key));
+    const heading = document.getElementById(QUEUE_TITLE_ID);
+    (heading ?? dropZoneRef.current)?.focus({ preventScroll: true });
   };
   const uploadMore = () => {
     if (sessionCompleted) flow.startOver();
