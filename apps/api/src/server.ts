@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { startMetricsServer, type MetricsServer } from '@studioshot/observability';
 import { createApp } from './app.js';
 import type { Container } from './container.js';
 import { webOrigins } from './env.js';
+import { createExpressServer } from './http/express-server.js';
 import { TaskFeed } from './ws/task-feed.js';
 
 /** The HTTP server: the app, and /ws on the same port. */
@@ -10,7 +11,7 @@ export function createHttpServer(
   c: Container,
   options: { heartbeatMs?: number } = {},
 ): { server: Server; feed: TaskFeed } {
-  const server = createServer(createApp(c));
+  const server = createExpressServer(createApp(c));
   const feed = new TaskFeed({
     access: c.accessCheck,
     revocations: c.revocations,
