@@ -17,6 +17,7 @@ pnpm exec turbo run build --output-logs=errors-only
 for name in ${1:-profile-throughput landing webhook-throughput photo-processing photo-upload photo-checks same-person training journeys queue-throughput engine-generate generation image-serving generate-page metrics-overhead fleet-simulation}; do
   log "bench: $name"
   if [ "$name" = fuzz-long ]; then ensure_schemathesis; fi
+  if [ "$name" = profile-throughput ]; then ensure_vegeta; fi
   if [ "$name" = engine-generate ]; then
     "$ENGINE_PYTHON" bench/engine-generate.py
   else

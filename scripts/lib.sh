@@ -426,6 +426,31 @@ go_at_least() {
   echo "$root/bin/go"
 }
 
+# vegeta, a constant-rate HTTP load generator (a Go program), for the profile bench's paced runs
+# (bench/run.sh only): built with `go install` from the Go module proxy into .local/vegeta, pinned,
+# and rebuilt only when the pin changes. Exports VEGETA, the binary; one given in the environment is
+# used as it is.
+VEGETA_VERSION="v12.12.0"
+ensure_vegeta() {
+  if [ -z "${VEGETA:-}" ]; then
+    local dir="$LOCAL/vegeta"
+    VEGETA="$dir/bin/vegeta"
+    if ! [ -x "$VEGETA" ] || [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$VEGETA_VERSION" ]; then
+      log "installing vegeta $VEGETA_VERSION into .local/vegeta (go install)"
+      local go_cmd
+      go_cmd="$(go_at_least go1.22 go1.22.12 "$dir" vegeta)"
+      rm -rf "$dir/bin" "$dir/.stamp"
+      mkdir -p "$dir"
+      GOTOOLCHAIN=local GOBIN="$dir/bin" GOPATH="$dir/go" GOCACHE="$dir/go-build" GOFLAGS=-modcacherw \
+        "$go_cmd" install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION" ||
+        die "installing vegeta failed (go install github.com/tsenart/vegeta/v12@$VEGETA_VERSION)"
+      rm -rf "$dir/go" "$dir/go-build"
+      echo "$VEGETA_VERSION" >"$dir/.stamp"
+    fi
+  fi
+  export VEGETA
+}
+
 ensure_stripe_mock() {
   if [ -n "${STRIPE_MOCK_URL:-}" ]; then
     log "using STRIPE_MOCK_URL from the environment"
