@@ -340,19 +340,8 @@ ensure_k8s_validation() {
       die "installing kubernetes-validate failed (infra/k8s/test/requirements.lock): PyPI is needed once"
     echo "$stamp" >"$venv/.stamp"
   fi
+  go_install_pinned kustomize sigs.k8s.io/kustomize/kustomize/v5 "$KUSTOMIZE_VERSION" go1.22.7
   local dir="$LOCAL/kustomize" go_cmd
-  if ! [ -x "$dir/bin/kustomize" ] || [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$KUSTOMIZE_VERSION" ]; then
-    log "installing kustomize $KUSTOMIZE_VERSION into .local/kustomize (go install)"
-    go_cmd="$(go_at_least go1.22.7 go1.22.12 "$dir" kustomize)"
-    rm -rf "$dir/bin" "$dir/.stamp"
-    mkdir -p "$dir"
-    # Its own module and build caches, deleted afterwards: only the binary is kept.
-    GOTOOLCHAIN=local GOBIN="$dir/bin" GOPATH="$dir/go" GOCACHE="$dir/go-build" GOFLAGS=-modcacherw \
-      "$go_cmd" install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION" ||
-      die "installing kustomize failed (go install sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION): the Go module proxy is needed once"
-    rm -rf "$dir/go" "$dir/go-build"
-    echo "$KUSTOMIZE_VERSION" >"$dir/.stamp"
-  fi
   local keda="$LOCAL/keda" crd="$LOCAL/keda/keda.sh_scaledobjects-$KEDA_VERSION.yaml" module
   if ! [ -f "$crd" ]; then
     log "fetching KEDA $KEDA_VERSION's ScaledObject CRD into .local/keda (its Go module)"
@@ -426,27 +415,31 @@ go_at_least() {
   echo "$root/bin/go"
 }
 
+# Go program $1, the package $2 at version $3, built with `go install` from the Go module proxy into
+# .local/$1/bin unless that version is there already (.local/$1/.stamp); $4 is the oldest Go that
+# builds it. Its own module and build caches are deleted afterwards: only the binary is kept.
+go_install_pinned() {
+  local name="$1" package="$2" version="$3" minimum="$4" dir="$LOCAL/$1" go_cmd
+  [ -x "$dir/bin/$name" ] && [ "$(cat "$dir/.stamp" 2>/dev/null)" = "$version" ] && return
+  log "installing $name $version into .local/$name (go install)"
+  go_cmd="$(go_at_least "$minimum" go1.22.12 "$dir" "$name")"
+  rm -rf "$dir/bin" "$dir/.stamp"
+  mkdir -p "$dir"
+  GOTOOLCHAIN=local GOBIN="$dir/bin" GOPATH="$dir/go" GOCACHE="$dir/go-build" GOFLAGS=-modcacherw \
+    "$go_cmd" install "$package@$version" ||
+    die "installing $name failed (go install $package@$version): the Go module proxy is needed once"
+  rm -rf "$dir/go" "$dir/go-build"
+  echo "$version" >"$dir/.stamp"
+}
+
 # vegeta, a constant-rate HTTP load generator (a Go program), for the profile bench's paced runs
-# (bench/run.sh only): built with `go install` from the Go module proxy into .local/vegeta, pinned,
-# and rebuilt only when the pin changes. Exports VEGETA, the binary; one given in the environment is
-# used as it is.
+# (bench/run.sh only), pinned. Exports VEGETA, the binary; one given in the environment is used as
+# it is.
 VEGETA_VERSION="v12.12.0"
 ensure_vegeta() {
   if [ -z "${VEGETA:-}" ]; then
-    local dir="$LOCAL/vegeta"
-    VEGETA="$dir/bin/vegeta"
-    if ! [ -x "$VEGETA" ] || [ "$(cat "$dir/.stamp" 2>/dev/null)" != "$VEGETA_VERSION" ]; then
-      log "installing vegeta $VEGETA_VERSION into .local/vegeta (go install)"
-      local go_cmd
-      go_cmd="$(go_at_least go1.22 go1.22.12 "$dir" vegeta)"
-      rm -rf "$dir/bin" "$dir/.stamp"
-      mkdir -p "$dir"
-      GOTOOLCHAIN=local GOBIN="$dir/bin" GOPATH="$dir/go" GOCACHE="$dir/go-build" GOFLAGS=-modcacherw \
-        "$go_cmd" install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION" ||
-        die "installing vegeta failed (go install github.com/tsenart/vegeta/v12@$VEGETA_VERSION)"
-      rm -rf "$dir/go" "$dir/go-build"
-      echo "$VEGETA_VERSION" >"$dir/.stamp"
-    fi
+    go_install_pinned vegeta github.com/tsenart/vegeta/v12 "$VEGETA_VERSION" go1.22
+    VEGETA="$LOCAL/vegeta/bin/vegeta"
   fi
   export VEGETA
 }
